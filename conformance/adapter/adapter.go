@@ -1,0 +1,97 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// An Adapter is one connection between the runner and an implementation under
+// test. The runner opens one per scenario world through a [Target] and closes
+// it when the world ends.
+type Adapter interface {
+	// Info describes the adapter and the implementation behind it.
+	Info() Info
+	// NewAgent builds an agent from opts, the way the implementation's own
+	// constructor (createLiteAgent) would. The implementation calls back into
+	// host for model turns, approvals and events for the agent's lifetime.
+	// A configuration the implementation rejects is returned as an [*Error].
+	NewAgent(ctx context.Context, opts AgentOptions, host Host) (Agent, error)
+	// Close releases the adapter and everything it still holds: agents,
+	// processes, connections. It is called once, after every agent of the
+	// world has been closed or abandoned.
+	Close() error
+}
+
+// A Target opens adapters. The runner calls [Target.Open] once per scenario
+// world, so a target may start a fresh process each time or reuse one.
+type Target interface {
+	// Info describes the target without opening it; the runner uses it to
+	// select scenarios (systems, capabilities) and to label the report.
+	Info(ctx context.Context) (Info, error)
+	// Open returns an adapter for one scenario world. env describes the
+	// world's surroundings that an out-of-process adapter must reproduce.
+	Open(ctx context.Context, env Env) (Adapter, error)
+}
+
+// Env is what a scenario world gives an adapter beyond agent options: the
+// process surroundings an implementation would read from its own process.
+type Env struct {
+	// Dir is a scratch directory owned by the world, removed when it ends.
+	Dir string `json:"dir"`
+	// Environ is the environment the implementation must treat as its own
+	// process environment (process.env), as KEY=VALUE pairs. Secrets planted
+	// here by a scenario must never reach an MCP server's child process.
+	Environ []string `json:"environ"`
+}
+
+// An Agent is one agent instance of the implementation under test: the
+// lite-agent object returned by createLiteAgent, or a Blade session.
+//
+// Every method may be called concurrently with host callbacks in flight; an
+// implementation that cannot serve an operation returns an [*Error] of kind
+// [KindUnsupported].
+type Agent interface {
+	// Send runs one turn of the agent with the user prompt (agent.send()).
+	// Cancelling ctx is the host's AbortSignal for that run.
+	Send(ctx context.Context, prompt string) (SendResult, error)
+	// Register adds a server through the instance API (agent.mcp.register()).
+	// entry is passed verbatim as JSON so that malformed entries can be
+	// tested; it returns once authorization, connection, discovery and
+	// registration are complete, or fails having changed nothing.
+	Register(ctx context.Context, name string, entry json.RawMessage) error
+	// Unregister removes a server and closes its connection
+	// (agent.mcp.unregister()).
+	Unregister(ctx context.Context, name string) error
+	// List returns the registry as the implementation reports it
+	// (agent.mcp.list()), normalized to [ServerStatus] entries.
+	List(ctx context.Context) ([]ServerStatus, error)
+	// AwaitIdle waits until the agent and its associated work are idle
+	// (agent.awaitIdle()).
+	AwaitIdle(ctx context.Context) error
+	// Close closes the agent (agent.close()): it cancels active work and
+	// reclaims clients, subscriptions and child processes.
+	Close(ctx context.Context) error
+}
+
+// SendResult is the outcome of a successful [Agent.Send].
+type SendResult struct {
+	// Text is the final assistant text of the run.
+	Text string `json:"text"`
+}
+
+// Host is implemented by the runner: it is everything an implementation
+// calls back into its host for. One Host serves one agent.
+type Host interface {
+	// Model answers one model request (the scripted model). The
+	// implementation must send it the system prompt, the conversation and
+	// every tool it offers, exactly as it would to a real provider.
+	Model(ctx context.Context, req ModelRequest) (ModelResponse, error)
+	// Approve answers one approval request (onApproval.request(call,
+	// signal)). It is only called when [AgentOptions.Approval] is true; ctx
+	// is the signal, cancelled when the run is cancelled or the agent
+	// closes.
+	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
+	// Event receives one event the implementation emits (tool_progress,
+	// hooks, errors), in the order it emits them.
+	Event(ctx context.Context, ev Event)
+}

@@ -1,0 +1,40 @@
+package adapter
+
+// A Capability is an optional part of the contract. The documents leave
+// these surfaces undefined (the vocabulary of list(), a way to set <home>,
+// sub-agents, ...), so an adapter declares which ones it can drive and the
+// scenarios that need the others are skipped, naming the capability.
+//
+// Scenarios ask for a capability with the tag @adapter:<capability>.
+type Capability string
+
+// The capabilities of the contract (rule catalog §5.3).
+const (
+	// CapHome: the adapter can set the lite-agent <home> directory
+	// ([AgentOptions.Home]); without it only the default ~/.lite-agent is
+	// exercised.
+	CapHome Capability = "home"
+	// CapListNormalize: [ServerStatus.Source] and [ServerStatus.Status] are
+	// mapped to the contract's vocabulary.
+	CapListNormalize Capability = "list-normalize"
+	// CapSubagent: the adapter can create and drive sub-agents.
+	CapSubagent Capability = "subagent"
+	// CapSandbox: the adapter can install a sandbox command wrapper.
+	CapSandbox Capability = "sandbox"
+	// CapDryRun: the adapter can switch tool permissions to dry-run.
+	CapDryRun Capability = "dry-run"
+	// CapProjection: the adapter can parse a tool projection and measure it.
+	CapProjection Capability = "projection"
+	// CapContextRef: the adapter can parse a context({ref, offset}) reference.
+	CapContextRef Capability = "context-ref"
+	// CapSessionDump: the adapter can dump the persisted session.
+	CapSessionDump Capability = "session-dump"
+	// CapLogSinks: the adapter captures every log sink of the implementation.
+	CapLogSinks Capability = "log-sinks"
+	// CapConcurrencyPolicy: the adapter states how tool calls are scheduled.
+	CapConcurrencyPolicy Capability = "concurrency-policy"
+	// CapInputRequired: the adapter exposes input_required outcomes.
+	CapInputRequired Capability = "input-required"
+	// CapClock: the implementation's timers can be driven by the runner.
+	CapClock Capability = "clock"
+)

@@ -1,0 +1,47 @@
+package adapter
+
+import "encoding/json"
+
+// AgentOptions are the constructor options of an agent, as plain data.
+//
+// The runner builds them from a scenario; the adapter translates them into
+// the implementation's own constructor call (createLiteAgent for lite-agent).
+// Values a scenario wants to be invalid stay verbatim JSON, so that the
+// implementation, not the adapter, is the one that rejects them.
+type AgentOptions struct {
+	// System selects the product profile the agent follows.
+	System System `json:"system"`
+	// Workdir is the agent's working directory; the project configuration
+	// file is <Workdir>/.lite-agent/mcps.json.
+	Workdir string `json:"workdir"`
+	// Home overrides the lite-agent <home> directory (default
+	// ~/.lite-agent, where ~ is HOME of [Env.Environ]). Empty means the
+	// default. Setting it needs [CapHome].
+	Home string `json:"home,omitempty"`
+	// MCPServers is the mcpServers constructor option, verbatim. Empty means
+	// the option is absent.
+	MCPServers json.RawMessage `json:"mcpServers,omitempty"`
+	// StrictMCPConfig is the strictMcpConfig option: when true only the
+	// explicit configuration is used and the files are ignored.
+	StrictMCPConfig bool `json:"strictMcpConfig,omitempty"`
+	// Permission is the permission policy; nil means the implementation's
+	// default policy.
+	Permission *Policy `json:"permission,omitempty"`
+	// Approval says whether the host supplies an approval handler
+	// (onApproval). When false the implementation has none, and
+	// [Host.Approve] is never called.
+	Approval bool `json:"approval"`
+	// AllowedTools is the allowedTools option; nil means absent.
+	AllowedTools []string `json:"allowedTools,omitempty"`
+	// MCPTransports is the mcpTransports option; nil means absent.
+	MCPTransports []string `json:"mcpTransports,omitempty"`
+}
+
+// Policy is a permission policy in the shape of lite-agent's
+// policy({ask, allow, deny}): lists of capability names and patterns such as
+// "mcp_connect", "mcp__*" or "mcp__docs__search".
+type Policy struct {
+	Ask   []string `json:"ask,omitempty"`
+	Allow []string `json:"allow,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+}

@@ -1,0 +1,68 @@
+package mcpfake
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Subcommand is the hidden first argument under which a binary that calls
+// [RunStdio] acts as a stdio fake. The mcpconform binary and the test
+// binaries of the conformance package both do.
+const Subcommand = "__mcpconform-fake-stdio"
+
+// StdioArgs returns the arguments, after the binary's path, that run a stdio
+// fake with the script at scriptPath, reporting to the record server at
+// recordAddr.
+func StdioArgs(scriptPath, recordAddr string) []string {
+	return []string{Subcommand, "--script", scriptPath, "--record", recordAddr}
+}
+
+// RunStdio runs a stdio fake with args (everything after [Subcommand]) and
+// returns its exit code. The server answers on stdin/stdout until stdin
+// closes; stderr carries nothing but fatal errors of the fake itself.
+func RunStdio(args []string) int {
+	fs := flag.NewFlagSet(Subcommand, flag.ContinueOnError)
+	scriptPath := fs.String("script", "", "the script file")
+	recordAddr := fs.String("record", "", "the record server, host:port")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	script, err := ReadScript(*scriptPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpfake:", err)
+		return 2
+	}
+	cwd, _ := os.Getwd()
+	pid := os.Getpid()
+	instance := fmt.Sprintf("%s/pid-%d", script.Name, pid)
+	rec, err := record.Dial(*recordAddr, record.Record{
+		Server: script.Name, Instance: instance,
+		PID: pid, PPID: os.Getppid(), Argv: os.Args, Env: os.Environ(), Cwd: cwd,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpfake:", err)
+		return 2
+	}
+	defer rec.Close()
+	base := record.Record{Server: script.Name, Instance: instance}
+	in, out := base, base
+	in.Dir, out.Dir = "in", "out"
+	transport := &mcp.IOTransport{
+		Reader: &tapReader{r: os.Stdin, t: &tap{sink: rec, base: in}},
+		Writer: &tapWriter{w: os.Stdout, t: &tap{sink: rec, base: out}},
+		// The fake accepts anything a client sends; the caps under test
+		// are the client's.
+		MaxLineLength: -1,
+	}
+	srv := newServer(script, func() { os.Exit(3) })
+	if err := srv.Run(context.Background(), transport); err != nil && err != io.EOF {
+		return 0 // the client went away: the normal end of a stdio server
+	}
+	return 0
+}

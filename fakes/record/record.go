@@ -1,0 +1,71 @@
+package record
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Kind says what a [Record] is about.
+type Kind string
+
+// The kinds of records.
+const (
+	// KindStart: a fake process started. PID, PPID, Argv, Env and Cwd are
+	// set.
+	KindStart Kind = "start"
+	// KindExit: a fake process ended (its record connection closed).
+	KindExit Kind = "exit"
+	// KindMessage: a JSON-RPC message received by a fake (Dir "in") or
+	// sent by it (Dir "out").
+	KindMessage Kind = "message"
+	// KindHTTP: an HTTP request received by an HTTP fake.
+	KindHTTP Kind = "http"
+)
+
+// Record is one thing a fake observed.
+type Record struct {
+	// Seq orders records within a [Log]; it is assigned on append.
+	Seq int64 `json:"seq"`
+	// Time is when the record was appended.
+	Time time.Time `json:"time"`
+	// Server is the name of the fake's script.
+	Server string `json:"server"`
+	// Instance identifies one run of a fake: one process, or one HTTP
+	// mount. Records of a restarted server have a new instance.
+	Instance string `json:"instance"`
+	Kind     Kind   `json:"kind"`
+
+	// PID, PPID, Argv, Env and Cwd describe a started process.
+	PID  int      `json:"pid,omitempty"`
+	PPID int      `json:"ppid,omitempty"`
+	Argv []string `json:"argv,omitempty"`
+	Env  []string `json:"env,omitempty"`
+	Cwd  string   `json:"cwd,omitempty"`
+
+	// Dir is "in" for a message the fake received, "out" for one it sent.
+	Dir string `json:"dir,omitempty"`
+	// Method, ID and Params describe a JSON-RPC message; ID is empty for
+	// notifications and responses carry no method.
+	Method string          `json:"method,omitempty"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	// Bytes is the size of the message or body on the wire.
+	Bytes int `json:"bytes,omitempty"`
+
+	// HTTP describes an HTTP request.
+	HTTP *HTTPRequest `json:"http,omitempty"`
+}
+
+// HTTPRequest describes an HTTP request a fake received.
+type HTTPRequest struct {
+	Method string              `json:"method"`
+	Path   string              `json:"path"`
+	Host   string              `json:"host"`
+	Header map[string][]string `json:"header"`
+}
+
+// IsRequest reports whether r is a JSON-RPC request (or notification) the
+// fake received, as opposed to a response or a message it sent.
+func (r Record) IsRequest() bool {
+	return r.Kind == KindMessage && r.Dir == "in" && r.Method != ""
+}

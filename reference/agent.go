@@ -1,0 +1,166 @@
+package reference
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+)
+
+// Agent is the reference lite-agent host: it owns the MCP registry, runs
+// turns against its [Model], and asks its [ApprovalHandler] what the
+// [Policy] asks about.
+//
+// An Agent does one thing at a time: a run ([Agent.Send]), a registration or
+// an unregistration. Registry changes are refused while anything else is
+// active (LA-REG-15).
+type Agent struct {
+	opts Options
+	mut  mutations
+	reg  *Registry
+
+	// closeCtx is cancelled by Close; every activity's context derives
+	// from it.
+	closeCtx    context.Context
+	closeCancel context.CancelFunc
+
+	mu       sync.Mutex
+	closed   bool
+	active   string             // the running activity, "" when idle
+	cancelFn context.CancelFunc // cancels the running activity
+	idle     chan struct{}      // closed when the agent becomes idle
+	leaked   []*connection      // connections kept open by a mutation
+}
+
+// New builds an agent: it reads and validates the configuration files and
+// the mcpServers option, and starts nothing (LA-CFG-10, LA-CFG-11). Servers
+// connect at the first [Agent.Send] or at [Registry.Register].
+func New(opts Options) (*Agent, error) {
+	opts = opts.resolved()
+	a := &Agent{opts: opts, mut: newMutations(opts.Mutations)}
+	a.closeCtx, a.closeCancel = context.WithCancel(context.Background())
+	a.idle = make(chan struct{})
+	close(a.idle)
+	a.reg = &Registry{agent: a}
+	servers, err := a.loadConfig()
+	if err != nil {
+		a.closeCancel()
+		return nil, err
+	}
+	a.reg.servers = servers
+	if a.mut.has(MutEagerConnect) {
+		ctx, done, err := a.begin(context.Background(), "construction")
+		if err == nil {
+			err = a.reg.connectPending(ctx)
+			done()
+		}
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// MCP returns the agent's registry (agent.mcp).
+func (a *Agent) MCP() *Registry { return a.reg }
+
+// begin starts an activity named what, or fails if the agent is closed or
+// busy. The returned context is cancelled when ctx is, when the activity
+// ends and when the agent closes; done ends the activity.
+func (a *Agent) begin(ctx context.Context, what string) (context.Context, func(), error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return nil, nil, newError(KindClosed, "LA-REG-21", "the agent is closed")
+	}
+	if a.active != "" {
+		return nil, nil, newError(KindBusy, "LA-REG-15", "the agent is busy with %s; wait until it is idle", a.active)
+	}
+	actx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(a.closeCtx, cancel)
+	if a.mut.has(MutCloseWaits) {
+		stop() // close() will not cancel this activity
+	}
+	a.active, a.cancelFn, a.idle = what, cancel, make(chan struct{})
+	var once sync.Once
+	done := func() {
+		once.Do(func() {
+			stop()
+			cancel()
+			a.mu.Lock()
+			a.active, a.cancelFn = "", nil
+			close(a.idle)
+			a.mu.Unlock()
+		})
+	}
+	return actx, done, nil
+}
+
+// AwaitIdle waits until no run or registry change is active (awaitIdle()).
+func (a *Agent) AwaitIdle(ctx context.Context) error {
+	a.mu.Lock()
+	idle := a.idle
+	a.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return cancelled(ctx, "waiting for the agent to become idle")
+	}
+}
+
+// Close cancels active work, waits for it to end, and closes every
+// connection, reaping stdio child processes (LA-REG-21, LA-REG-22).
+// Configuration files and saved credentials are left alone. Close is
+// idempotent; after it every operation fails with [KindClosed].
+func (a *Agent) Close() error {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil
+	}
+	a.closed = true
+	idle := a.idle
+	leaked := a.leaked
+	a.leaked = nil
+	a.mu.Unlock()
+
+	if !a.mut.has(MutCloseWaits) {
+		a.closeCancel()
+	}
+	<-idle
+	a.closeCancel()
+
+	conns := a.reg.takeAll()
+	if a.mut.has(MutCloseLeavesChildren) {
+		for _, c := range conns {
+			c.abandon()
+		}
+		return nil
+	}
+	var errs []error
+	for _, c := range slices.Concat(conns, leaked) {
+		if err := c.close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// keepLeaked remembers a connection a mutation left open, so that Close can
+// still reclaim it.
+func (a *Agent) keepLeaked(c *connection) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.leaked = append(a.leaked, c)
+}
+
+// cancelled converts a done context into a [KindCancelled] or [KindTimeout]
+// error describing what was interrupted.
+func cancelled(ctx context.Context, what string) error {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		return &Error{Kind: KindTimeout, Rule: "LA-TMO-04", Msg: what + " timed out", Err: context.Cause(ctx)}
+	}
+	return &Error{Kind: KindCancelled, Rule: "LA-TMO-05", Msg: what + " was cancelled", Err: context.Cause(ctx)}
+}

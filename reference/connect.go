@@ -1,0 +1,221 @@
+package reference
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ProtocolVersion is the only MCP protocol version the reference speaks
+// (LA-TRN-01). A server that cannot speak it is refused; there is no
+// fallback to an older version (LA-TRN-02).
+const ProtocolVersion = "2026-07-28"
+
+// clientInfo identifies the reference to MCP servers.
+var clientInfo = &mcp.Implementation{Name: "mcpconform-reference", Version: "0.1.0"}
+
+// connection is a live session with one server and the tools it offered.
+type connection struct {
+	session *mcp.ClientSession
+	proc    *process     // the stdio server, nil for http
+	http    *http.Client // the http client, nil for stdio
+	tools   []*tool
+	timeout time.Duration // bounds each call (LA-TMO-02)
+
+	mu          sync.Mutex
+	discoverErr error // the server/discover failure, if any
+	lastRaw     int   // tools in the last raw tools/list page
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// connect asks for the mcp_connect permission, connects the server and
+// discovers its tools, all within the entry's timeout (LA-SEC-02,
+// LA-TMO-04). On failure nothing stays open.
+func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
+	req := ApprovalRequest{Capability: ConnectCapability, Server: s.name, Transport: s.cfg.transport(), URL: target(s.cfg)}
+	if s.cfg.transport() == TransportStdio {
+		req.URL, req.Command, req.Args = "", s.cfg.Command, s.cfg.Args
+	}
+	if err := a.authorize(ctx, ConnectCapability, req); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, s.cfg.timeout(), context.DeadlineExceeded)
+	defer cancel()
+	conn, err := a.dial(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if err := conn.discover(ctx, s.name, a.mut); err != nil {
+		conn.close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// dial opens an MCP session with the server of s, pinned to
+// [ProtocolVersion].
+func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
+	conn := &connection{timeout: s.cfg.timeout()}
+	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
+		Logger: a.opts.Logger,
+		// No roots, sampling or elicitation (LA-TRN-08).
+		Capabilities: &mcp.ClientCapabilities{},
+		// No automatic input_required handling (LA-TRN-09).
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	})
+	client.AddSendingMiddleware(conn.pinProtocol, conn.countTools)
+
+	var transport mcp.Transport
+	switch s.cfg.transport() {
+	case TransportStdio:
+		p, err := startProcess(s.cfg, a.opts.Environ, a.opts.Workdir)
+		if err != nil {
+			return nil, &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: s.name, Msg: "cannot start the stdio server", Err: err}
+		}
+		conn.proc = p
+		transport = &mcp.IOTransport{Reader: p.reader(), Writer: p, MaxLineLength: MaxMessageBytes}
+	case TransportHTTP:
+		conn.http = newHTTPClient(s.cfg)
+		// No retries and no standalone GET stream: a request is sent once.
+		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1, DisableStandaloneSSE: true}
+	}
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		conn.close()
+		return nil, conn.connectError(ctx, s.name, err)
+	}
+	conn.session = session
+	if v := session.InitializeResult().ProtocolVersion; v != ProtocolVersion {
+		conn.close()
+		return nil, &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: s.name, Msg: fmt.Sprintf("the server negotiated MCP %s; only %s is supported", v, ProtocolVersion)}
+	}
+	return conn, nil
+}
+
+// errLegacyHandshake stops go-sdk's silent fallback to the initialize
+// handshake of older protocol versions.
+var errLegacyHandshake = errors.New("refusing the legacy initialize handshake")
+
+// pinProtocol is a sending middleware that remembers why server/discover
+// failed and refuses the initialize request go-sdk falls back to, so that
+// an old server fails the connection instead of downgrading it.
+func (c *connection) pinProtocol(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "initialize":
+			return nil, errLegacyHandshake
+		case "server/discover":
+			res, err := next(ctx, method, req)
+			c.mu.Lock()
+			c.discoverErr = err
+			c.mu.Unlock()
+			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// countTools is a sending middleware that remembers how many tools the
+// server really sent in the last tools/list page, before go-sdk drops the
+// ones it considers invalid.
+func (c *connection) countTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.ListToolsResult); ok && method == "tools/list" {
+			c.mu.Lock()
+			c.lastRaw = len(r.Tools)
+			c.mu.Unlock()
+		}
+		return res, err
+	}
+}
+
+// connectError classifies a failed connection attempt.
+func (c *connection) connectError(ctx context.Context, alias string, err error) error {
+	c.mu.Lock()
+	derr := c.discoverErr
+	c.mu.Unlock()
+	var redirect *redirectError
+	var wire *jsonrpc.Error
+	switch {
+	case errors.As(err, &redirect):
+		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: redirect.Error()}
+	case ctx.Err() != nil:
+		return connectCancelled(ctx, alias, err)
+	case errors.Is(err, errLegacyHandshake) && errors.As(derr, &wire):
+		return &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: alias,
+			Msg: fmt.Sprintf("the server does not speak MCP %s (server/discover failed with %d %q); falling back to an older protocol is not allowed", ProtocolVersion, wire.Code, wire.Message)}
+	case errors.Is(err, errLegacyHandshake) && derr != nil:
+		return c.transportError(ctx, alias, derr)
+	}
+	return c.transportError(ctx, alias, err)
+}
+
+// transportError reports a failure to talk to the server.
+func (c *connection) transportError(ctx context.Context, alias string, err error) error {
+	var redirect *redirectError
+	if errors.As(err, &redirect) {
+		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: redirect.Error()}
+	}
+	if ctx.Err() != nil {
+		return connectCancelled(ctx, alias, err)
+	}
+	return &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: alias, Msg: "cannot talk to the server", Err: err}
+}
+
+// connectCancelled reports a connection attempt cut short by its deadline
+// or its caller.
+func connectCancelled(ctx context.Context, alias string, err error) error {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		return &Error{Kind: KindTimeout, Rule: "LA-TMO-04", Source: alias, Msg: "connecting timed out", Err: err}
+	}
+	return &Error{Kind: KindCancelled, Rule: "LA-TMO-05", Source: alias, Msg: "connecting was cancelled", Err: err}
+}
+
+// close ends the session and, for stdio, reaps the server process.
+func (c *connection) close() error {
+	c.closeOnce.Do(func() {
+		var errs []error
+		if c.session != nil {
+			if err := c.session.Close(); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+				errs = append(errs, err)
+			}
+		}
+		if c.proc != nil {
+			if err := c.proc.Close(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if c.http != nil {
+			c.http.CloseIdleConnections()
+		}
+		c.closeErr = errors.Join(errs...)
+	})
+	return c.closeErr
+}
+
+// abandon forgets the connection without closing it. It exists only for
+// [MutCloseLeavesChildren].
+func (c *connection) abandon() {
+	if c.proc != nil {
+		c.proc.abandon()
+	}
+}
+
+// catalogBytes is the size of the connection's tools as offered to the
+// model (LA-LIM-04).
+func (c *connection) catalogBytes() int {
+	n := 0
+	for _, t := range c.tools {
+		n += t.size
+	}
+	return n
+}

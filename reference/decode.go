@@ -1,0 +1,424 @@
+package reference
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpconform/mcpconform/reference/netpolicy"
+)
+
+// NamedServer is a server entry with its alias, in declaration order.
+type NamedServer struct {
+	Name   string
+	Config ServerConfig
+}
+
+// DecodeServers decodes an mcpServers object (alias → entry) with the same
+// strict rules as the configuration files: JSON types are checked, unknown
+// fields and duplicate aliases are refused. It does not judge the values:
+// [New] and [Registry.Register] validate every entry (aliases, URLs,
+// headers, combinations of fields) wherever it came from. source names where
+// the JSON came from, for error messages.
+func DecodeServers(data []byte, source string) ([]NamedServer, error) {
+	d := decoder{source: source}
+	return d.servers(data, "mcpServers")
+}
+
+// DecodeServerConfig decodes one server entry, as [Registry.Register]
+// receives it in JSON form; see [DecodeServers] for what it checks.
+func DecodeServerConfig(data []byte) (ServerConfig, error) {
+	d := decoder{source: "register"}
+	return d.entry(data, "entry")
+}
+
+// decoder reads configuration JSON strictly, naming the source and field of
+// every problem.
+type decoder struct {
+	source  string
+	mut     mutations
+	environ []string // for MutInterpolate only
+}
+
+func (d *decoder) fail(rule, field, format string, args ...any) error {
+	e := newError(KindConfig, rule, format, args...)
+	return e.at(d.source, field)
+}
+
+// file decodes a whole mcps.json document: {"mcpServers": {...}}.
+func (d *decoder) file(data []byte) ([]NamedServer, error) {
+	members, err := d.object(data, "")
+	if err != nil {
+		return nil, err
+	}
+	var servers []NamedServer
+	for _, m := range members {
+		switch {
+		case m.key == "mcpServers":
+			s, err := d.servers(m.value, "mcpServers")
+			if err != nil {
+				return nil, err
+			}
+			servers = append(servers, s...)
+		case m.key == "servers" && d.mut.has(MutServersKey):
+			s, err := d.servers(m.value, "servers")
+			if err != nil {
+				return nil, err
+			}
+			servers = append(servers, s...)
+		default:
+			return nil, d.fail("LA-CFG-04", m.key, "unknown key %q; servers are declared under \"mcpServers\"", m.key)
+		}
+	}
+	return servers, nil
+}
+
+// servers decodes an alias → entry object found at field.
+func (d *decoder) servers(data []byte, field string) ([]NamedServer, error) {
+	members, err := d.object(data, field)
+	if err != nil {
+		return nil, err
+	}
+	servers := make([]NamedServer, 0, len(members))
+	for _, m := range members {
+		cfg, err := d.entry(m.value, field+"."+m.key)
+		if err != nil {
+			return nil, err
+		}
+		servers = append(servers, NamedServer{Name: m.key, Config: cfg})
+	}
+	return servers, nil
+}
+
+// member is one key of a JSON object, in document order.
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// object decodes a JSON object at field, keeping key order and refusing
+// duplicate keys and trailing data.
+func (d *decoder) object(data []byte, field string) ([]member, error) {
+	where := field
+	if where == "" {
+		where = "the document"
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, d.syntax(field, data, dec, err)
+	}
+	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
+		return nil, d.fail("LA-CFG-10", field, "%s must be a JSON object, not %s", where, describe(tok))
+	}
+	var members []member
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, d.syntax(field, data, dec, err)
+		}
+		key := tok.(string) // object keys are always strings
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, d.syntax(field, data, dec, err)
+		}
+		if seen[key] {
+			return nil, d.fail("LA-CFG-10", joinField(field, key), "key %q appears twice", key)
+		}
+		seen[key] = true
+		members = append(members, member{key, value})
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, d.syntax(field, data, dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, d.fail("LA-CFG-10", field, "unexpected data after the JSON object at byte %d", dec.InputOffset())
+	}
+	return members, nil
+}
+
+// syntax reports malformed JSON with the byte offset, line and column.
+func (d *decoder) syntax(field string, data []byte, dec *json.Decoder, err error) error {
+	off := dec.InputOffset()
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = se.Offset
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("unexpected end of JSON")
+		off = int64(len(data))
+	}
+	line, col := lineCol(data, off)
+	return d.fail("LA-CFG-10", field, "invalid JSON at byte %d (line %d, column %d): %v", off, line, col, err)
+}
+
+// entry decodes and validates one server entry at field.
+func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
+	members, err := d.object(data, field)
+	if err != nil {
+		return ServerConfig{}, err
+	}
+	var c ServerConfig
+	for _, m := range members {
+		f := joinField(field, m.key)
+		switch m.key {
+		case "type":
+			err = d.str(m.value, f, &c.Type)
+		case "command":
+			err = d.str(m.value, f, &c.Command)
+		case "url":
+			err = d.str(m.value, f, &c.URL)
+		case "args":
+			err = d.strings(m.value, f, &c.Args)
+		case "env":
+			err = d.stringMap(m.value, f, &c.Env)
+		case "headers":
+			err = d.stringMap(m.value, f, &c.Headers)
+		case "timeoutMs":
+			err = d.timeout(m.value, f, &c.Timeout)
+		case "oauth", "mcpOAuth", "token", "tokens", "provider", "authorize", "clientSecret":
+			err = d.fail("LA-OAU-02", f, "%q is not allowed in a server entry; OAuth is configured by the host through mcpOAuth, never in configuration JSON", m.key)
+		case "alwaysAllow", "trust", "trusted", "permissions", "allow", "autoApprove":
+			err = d.fail("LA-SEC-10", f, "%q is not allowed in a server entry; configuration grants no permission", m.key)
+		default:
+			err = d.fail("LA-CFG-04", f, "unknown field %q; an entry has type, command, args, env, url, headers and timeoutMs", m.key)
+		}
+		if err != nil {
+			return ServerConfig{}, err
+		}
+	}
+	if d.mut.has(MutInterpolate) {
+		c = interpolate(c, d.environ)
+	}
+	return c, nil
+}
+
+// validateServer checks a named entry wherever it came from: the alias
+// (LA-NAME-02..04), the combination of fields, the URL and header policy
+// and the timeout. It may fill in an inferred type (only under
+// [MutInferHTTP]). source and field locate the entry in error messages.
+func validateServer(name string, c *ServerConfig, source, field string, m mutations) error {
+	if err := validateAlias(name, m); err != nil {
+		return err.(*Error).at(source, field)
+	}
+	d := decoder{source: source, mut: m}
+	return d.validate(c, field)
+}
+
+// validate checks the combination of fields of an entry.
+func (d *decoder) validate(c *ServerConfig, field string) error {
+	switch c.Type {
+	case "":
+		if d.mut.has(MutRequireStdioType) {
+			return d.fail("LA-CFG-06", joinField(field, "type"), "an entry must declare its type")
+		}
+		if c.URL != "" && c.Command == "" {
+			if !d.mut.has(MutInferHTTP) {
+				return d.fail("LA-CFG-07", joinField(field, "type"), "an entry with \"url\" must declare \"type\": \"http\"; http is never inferred")
+			}
+			c.Type = TransportHTTP
+		}
+	case TransportStdio, TransportHTTP:
+	case "sse":
+		return d.fail("LA-TRN-04", joinField(field, "type"), "type \"sse\" (the legacy HTTP+SSE transport) is not supported; use \"http\" (Streamable HTTP)")
+	default:
+		return d.fail("LA-CFG-04", joinField(field, "type"), "unknown type %q; use \"stdio\" or \"http\"", c.Type)
+	}
+	if c.transport() == TransportStdio {
+		if c.Command == "" {
+			return d.fail("LA-CFG-10", joinField(field, "command"), "a stdio entry needs a non-empty \"command\"")
+		}
+		if c.URL != "" || c.Headers != nil {
+			return d.fail("LA-CFG-04", field, "\"url\" and \"headers\" belong to http entries, not stdio")
+		}
+		for k := range c.Env {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				return d.fail("LA-CFG-10", joinField(field, "env"), "environment variable name %q is not valid", k)
+			}
+		}
+	} else {
+		if c.Command != "" || c.Args != nil || c.Env != nil {
+			return d.fail("LA-CFG-04", field, "\"command\", \"args\" and \"env\" belong to stdio entries, not http")
+		}
+		if _, err := netpolicy.CheckURL(c.URL); err != nil {
+			return d.policy(err, joinField(field, "url"))
+		}
+		if err := netpolicy.CheckHeaders(c.Headers); err != nil {
+			return d.policy(err, joinField(field, "headers"))
+		}
+	}
+	if err := checkTimeout(c.Timeout); err != nil {
+		return err.(*Error).at(d.source, joinField(field, "timeoutMs"))
+	}
+	return nil
+}
+
+// policy wraps a [netpolicy.Violation] as a [KindSecurity] error.
+func (d *decoder) policy(err error, field string) error {
+	var v *netpolicy.Violation
+	if errors.As(err, &v) {
+		return (&Error{Kind: KindSecurity, Rule: v.Rule, Msg: v.Msg}).at(d.source, field)
+	}
+	return d.fail("LA-CFG-10", field, "%v", err)
+}
+
+func (d *decoder) str(raw json.RawMessage, field string, out *string) error {
+	if err := json.Unmarshal(raw, out); err != nil {
+		return d.fail("LA-CFG-10", field, "must be a string, not %s", describeRaw(raw))
+	}
+	return nil
+}
+
+func (d *decoder) strings(raw json.RawMessage, field string, out *[]string) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return d.fail("LA-CFG-10", field, "must be an array of strings, not %s", describeRaw(raw))
+	}
+	list := make([]string, len(items))
+	for i, item := range items {
+		if err := d.str(item, fmt.Sprintf("%s[%d]", field, i), &list[i]); err != nil {
+			return err
+		}
+	}
+	*out = list
+	return nil
+}
+
+func (d *decoder) stringMap(raw json.RawMessage, field string, out *map[string]string) error {
+	members, err := d.object(raw, field)
+	if err != nil {
+		return err
+	}
+	m := make(map[string]string, len(members))
+	for _, mem := range members {
+		var s string
+		if err := d.str(mem.value, joinField(field, mem.key), &s); err != nil {
+			return err
+		}
+		m[mem.key] = s
+	}
+	*out = m
+	return nil
+}
+
+// timeout decodes timeoutMs: a JSON integer from 1 to 300000 (LA-TMO-03;
+// numeric strings and fractions are refused, interpretation A-14).
+func (d *decoder) timeout(raw json.RawMessage, field string, out *time.Duration) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return d.fail("LA-TMO-03", field, "must be a number of milliseconds: %v", err)
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return d.fail("LA-TMO-03", field, "timeoutMs must be a number of milliseconds from 1 to %d, not %s", MaxTimeout.Milliseconds(), describeRaw(raw))
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || f < 1 || f > float64(MaxTimeout.Milliseconds()) {
+		return d.fail("LA-TMO-03", field, "timeoutMs %s is not a whole number of milliseconds from 1 to %d", n, MaxTimeout.Milliseconds())
+	}
+	*out = time.Duration(f) * time.Millisecond
+	return nil
+}
+
+// checkTimeout validates a Go-typed timeout the way JSON timeoutMs is.
+func checkTimeout(t time.Duration) error {
+	if t == 0 {
+		return nil
+	}
+	if t < time.Millisecond || t > MaxTimeout || t%time.Millisecond != 0 {
+		return newError(KindConfig, "LA-TMO-03", "timeout %v is not a whole number of milliseconds from 1 ms to %v", t, MaxTimeout)
+	}
+	return nil
+}
+
+// interpolate expands $VAR and ${VAR} from environ in every string of c. It
+// exists only for [MutInterpolate]: the reference never interpolates.
+func interpolate(c ServerConfig, environ []string) ServerConfig {
+	lookup := func(k string) string {
+		for _, kv := range slices.Backward(environ) {
+			if name, value, ok := strings.Cut(kv, "="); ok && name == k {
+				return value
+			}
+		}
+		return ""
+	}
+	x := func(s string) string { return os.Expand(s, lookup) }
+	c.Command, c.URL = x(c.Command), x(c.URL)
+	args := slices.Clone(c.Args)
+	for i := range args {
+		args[i] = x(args[i])
+	}
+	c.Args = args
+	expandMap := func(m map[string]string) map[string]string {
+		if m == nil {
+			return nil
+		}
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			out[k] = x(v)
+		}
+		return out
+	}
+	c.Env, c.Headers = expandMap(c.Env), expandMap(c.Headers)
+	return c
+}
+
+func joinField(field, key string) string {
+	if field == "" {
+		return key
+	}
+	return field + "." + key
+}
+
+// describe names a JSON token's type for error messages.
+func describe(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "an array"
+		}
+		return "a " + string(t)
+	case string:
+		return "a string"
+	case json.Number, float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", tok)
+}
+
+// describeRaw names the JSON type of raw for error messages.
+func describeRaw(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return "invalid JSON"
+	}
+	return describe(tok)
+}
+
+// lineCol converts a byte offset into a 1-based line and column.
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

@@ -1,0 +1,146 @@
+package reference
+
+import (
+	"encoding/json"
+	"os"
+)
+
+// A Mutation deliberately breaks one documented behaviour of the reference.
+//
+// Mutations exist for mutation testing of the conformance suite: running
+// the suite against a reference with one mutation must turn the scenarios of
+// the broken rule red, which proves those scenarios can fail. A real host
+// never sets one. Each mutation is named after the rule it breaks; [Mutants]
+// lists them all with what they do.
+type Mutation string
+
+// The mutations of the reference.
+const (
+	MutProjectFile           Mutation = "LA-CFG-02/skip-project-file"
+	MutGlobalFileLocation    Mutation = "LA-CFG-03/global-file-under-home"
+	MutServersKey            Mutation = "LA-CFG-04/accept-servers-key"
+	MutReadDotMCPJSON        Mutation = "LA-CFG-05/read-root-mcp-json"
+	MutRequireStdioType      Mutation = "LA-CFG-06/require-stdio-type"
+	MutInferHTTP             Mutation = "LA-CFG-07/infer-http-from-url"
+	MutInterpolate           Mutation = "LA-CFG-08/interpolate-variables"
+	MutLateValidation        Mutation = "LA-CFG-10/validate-entries-at-connect"
+	MutEagerConnect          Mutation = "LA-CFG-11/connect-at-construction"
+	MutModelFirst            Mutation = "LA-CFG-12/ask-model-before-connecting"
+	MutReconnectEverySend    Mutation = "LA-CFG-12/reconnect-every-send"
+	MutPhantomConnect        Mutation = "LA-CFG-13/ask-connect-without-servers"
+	MutHotReload             Mutation = "LA-CFG-14/reload-files-every-send"
+	MutIgnoreStrict          Mutation = "LA-CFG-15/ignore-strict"
+	MutFlatToolName          Mutation = "LA-NAME-01/single-underscore-names"
+	MutAliasLength           Mutation = "LA-NAME-02/alias-25-characters"
+	MutAliasCharset          Mutation = "LA-NAME-03/alias-allows-dot"
+	MutAliasDoubleUnderscore Mutation = "LA-NAME-04/alias-allows-double-underscore"
+	MutToolNameLength        Mutation = "LA-NAME-05/tool-name-65-characters"
+	MutToolNameCharset       Mutation = "LA-NAME-06/tool-name-allows-dot"
+	MutDropInvalidTools      Mutation = "LA-NAME-07/drop-invalid-tools"
+	MutDedupeTools           Mutation = "LA-NAME-08/dedupe-duplicate-tools"
+	MutSkipCollisionCheck    Mutation = "LA-NAME-09/skip-collision-check"
+	MutServerLimit           Mutation = "LA-LIM-01/33-servers"
+	MutToolLimit             Mutation = "LA-LIM-02/129-tools"
+	MutPageLimit             Mutation = "LA-LIM-03/17-pages"
+	MutCatalogLimit          Mutation = "LA-LIM-04/1-MiB-catalog"
+	MutConfigFileLimit       Mutation = "LA-LIM-05/config-file-one-byte-more"
+	MutTruncateTools         Mutation = "LA-LIM-09/truncate-to-limit"
+	MutOptionUnvalidated     Mutation = "LA-REG-01/option-entries-unvalidated"
+	MutOptionReplacesFiles   Mutation = "LA-REG-02/option-replaces-files"
+	MutNoNormalization       Mutation = "LA-REG-03/no-normalization"
+	MutLaterSourceWins       Mutation = "LA-REG-04/later-source-overrides"
+	MutReRegisterReplaces    Mutation = "LA-REG-05/register-replaces"
+	MutUnregisterKeepsName   Mutation = "LA-REG-06/unregister-keeps-name"
+	MutLazyDiscovery         Mutation = "LA-REG-07/discover-after-register"
+	MutKeepFailedEntry       Mutation = "LA-REG-08/keep-failed-entry"
+	MutWrongSource           Mutation = "LA-REG-09/report-wrong-source"
+	MutListPings             Mutation = "LA-REG-10/list-contacts-servers"
+	MutListLeaksConfig       Mutation = "LA-REG-11/list-shows-config"
+	MutUnregisterKeepsOpen   Mutation = "LA-REG-12/unregister-keeps-connection"
+	MutUnregisterEditsFile   Mutation = "LA-REG-13/unregister-edits-file"
+	MutCloseWaits            Mutation = "LA-REG-21/close-waits-for-work"
+	MutCloseLeavesChildren   Mutation = "LA-REG-22/close-leaves-children"
+)
+
+// Mutants describes every [Mutation]: what it breaks.
+var Mutants = map[Mutation]string{
+	MutProjectFile:           "never reads <workdir>/.lite-agent/mcps.json",
+	MutGlobalFileLocation:    "reads the global file from ~/mcps.json instead of ~/.lite-agent/mcps.json",
+	MutServersKey:            `also takes servers from a "servers" key`,
+	MutReadDotMCPJSON:        "also reads servers from <workdir>/.mcp.json",
+	MutRequireStdioType:      `refuses stdio entries without "type"`,
+	MutInferHTTP:             `infers "type": "http" from "url"`,
+	MutInterpolate:           "expands ${VAR} and $VAR in entries from the host environment",
+	MutLateValidation:        "checks entries only when connecting, not at construction",
+	MutEagerConnect:          "connects every server at construction",
+	MutModelFirst:            "asks the model before connecting the servers",
+	MutReconnectEverySend:    "reconnects every server at every send",
+	MutPhantomConnect:        "asks for mcp_connect even when no server is configured",
+	MutHotReload:             "reads the configuration files again at every send",
+	MutIgnoreStrict:          "reads the files even with strictMcpConfig",
+	MutFlatToolName:          "names tools mcp_<server>_<tool>",
+	MutAliasLength:           "accepts aliases of 25 characters",
+	MutAliasCharset:          "accepts '.' in aliases",
+	MutAliasDoubleUnderscore: `accepts "__" in aliases`,
+	MutToolNameLength:        "accepts full tool names of 65 characters",
+	MutToolNameCharset:       "accepts '.' in tool names",
+	MutDropInvalidTools:      "drops invalid tools and registers the rest",
+	MutDedupeTools:           "keeps the first of duplicate tools",
+	MutSkipCollisionCheck:    "does not check full names against other servers",
+	MutServerLimit:           "accepts 33 servers",
+	MutToolLimit:             "accepts 129 tools per server",
+	MutPageLimit:             "requests a 17th discovery page",
+	MutCatalogLimit:          "accepts a catalog of up to 1 MiB",
+	MutConfigFileLimit:       "accepts a configuration file one byte over 256 KiB",
+	MutTruncateTools:         "keeps the first 128 tools instead of failing",
+	MutOptionUnvalidated:     "does not check aliases of the mcpServers option",
+	MutOptionReplacesFiles:   "ignores the files when the mcpServers option is set",
+	MutNoNormalization:       "compares entries without normalizing them",
+	MutLaterSourceWins:       "lets a later source override an entry of the same name",
+	MutReRegisterReplaces:    "lets register() replace an existing server",
+	MutUnregisterKeepsName:   "keeps the name of an unregistered server taken",
+	MutLazyDiscovery:         "returns from register() before discovery",
+	MutKeepFailedEntry:       "keeps a failed registration in the registry",
+	MutWrongSource:           `reports every server's source as "instance"`,
+	MutListPings:             "lists tools from every server when list() is called",
+	MutListLeaksConfig:       "shows headers, env and args in list()",
+	MutUnregisterKeepsOpen:   "leaves the connection open on unregister()",
+	MutUnregisterEditsFile:   "removes the server from its configuration file on unregister()",
+	MutCloseWaits:            "close() waits for active work instead of cancelling it",
+	MutCloseLeavesChildren:   "close() leaves child processes running",
+}
+
+// mutations is the set of mutations an agent was built with.
+type mutations map[Mutation]bool
+
+func newMutations(list []Mutation) mutations {
+	if len(list) == 0 {
+		return nil
+	}
+	m := mutations{}
+	for _, x := range list {
+		m[x] = true
+	}
+	return m
+}
+
+// has reports whether mutation x is active.
+func (m mutations) has(x Mutation) bool { return m[x] }
+
+// removeFromFile deletes server name from the mcpServers of a configuration
+// file. It exists only for [MutUnregisterEditsFile]: the reference never
+// writes configuration files (LA-REG-13).
+func removeFromFile(path, name string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	var doc map[string]map[string]json.RawMessage
+	if json.Unmarshal(data, &doc) != nil {
+		return
+	}
+	delete(doc["mcpServers"], name)
+	if out, err := json.MarshalIndent(doc, "", "  "); err == nil {
+		_ = os.WriteFile(path, out, 0o644)
+	}
+}

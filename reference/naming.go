@@ -1,0 +1,83 @@
+package reference
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// ToolPrefix starts every MCP tool name offered to the model.
+const ToolPrefix = "mcp__"
+
+// ToolName returns the name under which tool of server alias is offered to
+// the model and authorized: mcp__<alias>__<tool> (LA-NAME-01).
+func ToolName(alias, tool string) string {
+	return ToolPrefix + alias + "__" + tool
+}
+
+// nameChar reports whether c may appear in an alias or a tool name: ASCII
+// letters, digits, '_' and '-' (LA-NAME-03, LA-NAME-06; non-ASCII letters
+// are refused, interpretation A-06).
+func nameChar(c rune) bool {
+	return c == '_' || c == '-' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+}
+
+// firstBadChar returns the first character of s that [nameChar] refuses.
+func firstBadChar(s string) (rune, bool) {
+	for _, c := range s {
+		if !nameChar(c) {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// ValidateAlias checks a server alias: 1 to 24 letters, digits, '_' or '-',
+// without "__" (LA-NAME-02..04). The error is a [KindName] [*Error].
+func ValidateAlias(alias string) error {
+	return validateAlias(alias, nil)
+}
+
+func validateAlias(alias string, m mutations) error {
+	n := utf8.RuneCountInString(alias)
+	maxLen := MaxAliasLength
+	if m.has(MutAliasLength) {
+		maxLen++
+	}
+	if n < MinAliasLength {
+		return newError(KindName, "LA-NAME-02", "server alias is empty; it must have 1 to %d characters", MaxAliasLength)
+	}
+	if n > maxLen {
+		return newError(KindName, "LA-NAME-02", "server alias %q has %d characters; at most %d", alias, n, MaxAliasLength)
+	}
+	if c, bad := firstBadChar(alias); bad && !(m.has(MutAliasCharset) && c == '.') {
+		return newError(KindName, "LA-NAME-03", "server alias %q contains %q; only letters, digits, '_' and '-' are allowed", alias, c)
+	}
+	if strings.Contains(alias, "__") && !m.has(MutAliasDoubleUnderscore) {
+		return newError(KindName, "LA-NAME-04", "server alias %q contains \"__\", which separates the parts of a tool name", alias)
+	}
+	return nil
+}
+
+// ValidateToolName checks the full name of a discovered tool: at most 64
+// letters, digits, '_' or '-' (LA-NAME-05, LA-NAME-06). raw is the server's
+// own name for the tool, quoted in the error.
+func ValidateToolName(full, raw string) error {
+	return validateToolName(full, raw, nil)
+}
+
+func validateToolName(full, raw string, m mutations) error {
+	if raw == "" {
+		return newError(KindName, "LA-NAME-06", "the server offers a tool with an empty name")
+	}
+	if c, bad := firstBadChar(raw); bad && !(m.has(MutToolNameCharset) && c == '.') {
+		return newError(KindName, "LA-NAME-06", "tool %q contains %q; tool names may only use letters, digits, '_' and '-'", raw, c)
+	}
+	maxLen := MaxToolNameLength
+	if m.has(MutToolNameLength) {
+		maxLen++
+	}
+	if n := len(full); n > maxLen {
+		return newError(KindName, "LA-NAME-05", "tool %q gives the name %q of %d characters; at most %d", raw, full, n, MaxToolNameLength)
+	}
+	return nil
+}

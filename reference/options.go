@@ -1,0 +1,82 @@
+package reference
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options configure [New], the counterpart of lite-agent's createLiteAgent.
+type Options struct {
+	// Workdir is the agent's working directory; the project configuration
+	// is <Workdir>/.lite-agent/mcps.json. Empty means the current
+	// directory.
+	Workdir string
+	// Home is the lite-agent <home> directory, holding the global
+	// configuration <Home>/mcps.json. Empty means ~/.lite-agent, where ~
+	// is HOME of [Options.Environ]; with no HOME there is no global file.
+	Home string
+	// MCPServers declares servers in code (the mcpServers option). They
+	// are validated exactly like the files'.
+	MCPServers []NamedServer
+	// StrictMCPConfig ignores both configuration files: they are not even
+	// read (LA-CFG-15, interpretation A-09).
+	StrictMCPConfig bool
+	// Model answers the agent's model requests. Required for [Agent.Send].
+	Model Model
+	// Approval decides what the permission policy asks about. Nil means no
+	// handler, and every question is answered deny (LA-SEC-06).
+	Approval ApprovalHandler
+	// Permission is the permission policy. Nil is the default policy,
+	// which asks before connecting and before every MCP call (LA-SEC-04,
+	// LA-SEC-05).
+	Permission *Policy
+	// AllowedTools, when non-nil, is the only tools the model sees; it
+	// grants nothing (LA-SEC-08, LA-SEC-09).
+	AllowedTools []string
+	// Environ is the host's own environment (process.env) as KEY=VALUE
+	// pairs. Nil means os.Environ(). It supplies HOME and PATH and the
+	// safe default set a stdio server inherits; nothing else of it reaches
+	// a child process (LA-SEC-16).
+	Environ []string
+	// Logger receives the reference's own diagnostics. Nil discards them.
+	// It never receives server stderr or credentials.
+	Logger *slog.Logger
+	// Mutations deliberately break documented behaviours, for mutation
+	// testing of the conformance suite. Never set it in a real host.
+	Mutations []Mutation
+}
+
+// getenv looks key up in an environment list; the last entry wins, as in
+// the process environment.
+func getenv(environ []string, key string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// resolved returns the options with defaults filled in.
+func (o Options) resolved() Options {
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
+	if o.Workdir == "" {
+		o.Workdir, _ = os.Getwd()
+	}
+	if o.Home == "" {
+		if h := getenv(o.Environ, "HOME"); h != "" {
+			o.Home = filepath.Join(h, ".lite-agent")
+			if newMutations(o.Mutations).has(MutGlobalFileLocation) {
+				o.Home = h
+			}
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
