@@ -1,9 +1,11 @@
 package reference
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -31,6 +33,12 @@ type connection struct {
 	mu          sync.Mutex
 	discoverErr error // the server/discover failure, if any
 	lastRaw     int   // tools in the last raw tools/list page
+
+	// notices counts cancellation notices written to the server; expected
+	// counts the calls cancelled, each of which go-sdk follows with a
+	// notice sent in the background.
+	notices  chan struct{}
+	expected int
 
 	closeOnce sync.Once
 	closeErr  error
@@ -63,7 +71,7 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 // dial opens an MCP session with the server of s, pinned to
 // [ProtocolVersion].
 func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
-	conn := &connection{timeout: s.cfg.timeout()}
+	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64)}
 	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
 		Logger: a.opts.Logger,
 		// No roots, sampling or elicitation (LA-TRN-08).
@@ -81,9 +89,9 @@ func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
 			return nil, &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: s.name, Msg: "cannot start the stdio server", Err: err}
 		}
 		conn.proc = p
-		transport = &mcp.IOTransport{Reader: p.reader(), Writer: p, MaxLineLength: MaxMessageBytes}
+		transport = &mcp.IOTransport{Reader: p.reader(), Writer: &noticeWriter{WriteCloser: p, c: conn}, MaxLineLength: MaxMessageBytes}
 	case TransportHTTP:
-		conn.http = newHTTPClient(s.cfg)
+		conn.http = newHTTPClient(s.cfg, conn)
 		// No retries and no standalone GET stream: a request is sent once.
 		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1, DisableStandaloneSSE: true}
 	}
@@ -180,9 +188,13 @@ func connectCancelled(ctx context.Context, alias string, err error) error {
 	return &Error{Kind: KindCancelled, Rule: "LA-TMO-05", Source: alias, Msg: "connecting was cancelled", Err: err}
 }
 
-// close ends the session and, for stdio, reaps the server process.
+// close ends the session and, for stdio, reaps the server process. It
+// first lets the cancellation notices of cancelled calls reach the server
+// (bounded by [noticeGrace]), so that a server learns that a call it is
+// still running was abandoned.
 func (c *connection) close() error {
 	c.closeOnce.Do(func() {
+		c.awaitNotices()
 		var errs []error
 		if c.session != nil {
 			if err := c.session.Close(); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
@@ -218,4 +230,63 @@ func (c *connection) catalogBytes() int {
 		n += t.size
 	}
 	return n
+}
+
+// noticeGrace bounds how long close waits for cancellation notices.
+const noticeGrace = time.Second
+
+// cancelledCall notes that a call was cancelled: go-sdk will send its
+// notifications/cancelled in the background.
+func (c *connection) cancelledCall() {
+	c.mu.Lock()
+	c.expected++
+	c.mu.Unlock()
+}
+
+// noticeSent is called by the transports when a notifications/cancelled
+// message is written.
+func (c *connection) noticeSent() {
+	select {
+	case c.notices <- struct{}{}:
+	default:
+	}
+}
+
+// awaitNotices waits until every expected cancellation notice was written,
+// or [noticeGrace] passes.
+func (c *connection) awaitNotices() {
+	c.mu.Lock()
+	n := c.expected
+	c.expected = 0
+	c.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	t := time.NewTimer(noticeGrace)
+	defer t.Stop()
+	for ; n > 0; n-- {
+		select {
+		case <-c.notices:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// cancelledMarker identifies a cancellation notice on the wire.
+var cancelledMarker = []byte(`"notifications/cancelled"`)
+
+// noticeWriter is a stdio server's stdin that reports cancellation
+// notices.
+type noticeWriter struct {
+	io.WriteCloser
+	c *connection
+}
+
+func (w *noticeWriter) Write(p []byte) (int, error) {
+	n, err := w.WriteCloser.Write(p)
+	if err == nil && bytes.Contains(p, cancelledMarker) {
+		w.c.noticeSent()
+	}
+	return n, err
 }

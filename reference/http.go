@@ -1,7 +1,9 @@
 package reference
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 )
 
@@ -18,9 +20,9 @@ func (e *redirectError) Error() string {
 
 // newHTTPClient returns the HTTP client of one http server entry: it adds
 // the entry's headers to every request and refuses every redirect.
-func newHTTPClient(cfg ServerConfig) *http.Client {
+func newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
 	return &http.Client{
-		Transport: &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: cfg.Headers},
+		Transport: &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: cfg.Headers, conn: c},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			status := 0
 			if req.Response != nil {
@@ -31,11 +33,17 @@ func newHTTPClient(cfg ServerConfig) *http.Client {
 	}
 }
 
-// headerTransport adds configured headers to every request (LA-TRN-06).
+// headerTransport adds configured headers to every request (LA-TRN-06) and
+// reports cancellation notices to its connection.
 type headerTransport struct {
 	base    *http.Transport
 	headers map[string]string
+	conn    *connection
 }
+
+// maxNoticeBody bounds the request bodies inspected for cancellation
+// notices; notices are tiny, calls may be large.
+const maxNoticeBody = 4 << 10
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(t.headers) > 0 {
@@ -44,7 +52,19 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	return t.base.RoundTrip(req)
+	notice := false
+	if req.Body != nil && req.GetBody != nil && req.ContentLength >= 0 && req.ContentLength <= maxNoticeBody {
+		if body, err := req.GetBody(); err == nil {
+			b, _ := io.ReadAll(io.LimitReader(body, maxNoticeBody))
+			body.Close()
+			notice = bytes.Contains(b, cancelledMarker)
+		}
+	}
+	resp, err := t.base.RoundTrip(req)
+	if notice && err == nil {
+		t.conn.noticeSent()
+	}
+	return resp, err
 }
 
 // CloseIdleConnections closes the transport's idle connections.

@@ -36,3 +36,6 @@ const (
 	// MaxTimeout is the largest timeoutMs an entry may set (LA-TMO-03).
 	MaxTimeout = 300 * time.Second
 )
+
+// Version is the version of the reference implementation.
+const Version = "0.1.0"

@@ -105,6 +105,7 @@ func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (stri
 	res, err := t.conn.session.CallTool(cctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
 	if err != nil {
 		if cctx.Err() != nil {
+			t.conn.cancelledCall()
 			return cancelled(cctx, fmt.Sprintf("the call of %q (its outcome is unknown and it is not retried)", t.full)).Error(), true
 		}
 		return fmt.Sprintf("the call of %q failed (its outcome is unknown and it is not retried): %v", t.full, err), true

@@ -20,6 +20,10 @@ const (
 	KindMessage Kind = "message"
 	// KindHTTP: an HTTP request received by an HTTP fake.
 	KindHTTP Kind = "http"
+	// KindHost: a call the implementation made into its host (the runner):
+	// Method is "model" or "approval", Params the request. Recorded in the
+	// same log so that it is ordered with what the fakes saw.
+	KindHost Kind = "host"
 )
 
 // Record is one thing a fake observed.

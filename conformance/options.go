@@ -1,0 +1,81 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/spec"
+)
+
+// Options configure [Run].
+type Options struct {
+	// Target is the implementation under test. Required.
+	Target adapter.Target
+	// Rules selects the scenarios that check at least one of these rule
+	// IDs. Empty selects every scenario. An unknown ID is an error.
+	Rules []string
+	// Tags further selects scenarios with a godog tag expression, e.g.
+	// "@lite-agent && ~@slow".
+	Tags string
+	// Concurrency is how many scenarios run at once; 0 means 4.
+	Concurrency int
+	// Seed shuffles the order of scenarios within each feature; 0 keeps
+	// file order, -1 picks a random seed.
+	Seed int64
+	// Progress, if set, receives one line per finished scenario.
+	Progress io.Writer
+	// StepTimeout bounds every step; 0 means 20 s. Scenarios never wait
+	// longer than this for an event.
+	StepTimeout time.Duration
+	// FakeCommand is the command line that runs a stdio fake, before the
+	// fake's own arguments. Empty means the running executable, which
+	// serves the fake through [mcpfake.Subcommand] because this package
+	// hooks it (see fakeproc.go).
+	FakeCommand []string
+	// T, if set, runs every scenario as a subtest of T.
+	T *testing.T
+	// ToolVersion is the harness version written in the report.
+	ToolVersion string
+}
+
+// withDefaults fills in defaults and validates the options.
+func (o Options) withDefaults() (Options, error) {
+	if o.Target == nil {
+		return o, fmt.Errorf("conformance: no target")
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = 20 * time.Second
+	}
+	if len(o.FakeCommand) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return o, fmt.Errorf("conformance: cannot find the running executable to serve stdio fakes: %w", err)
+		}
+		o.FakeCommand = []string{exe}
+	}
+	if o.ToolVersion == "" {
+		o.ToolVersion = Version
+	}
+	for _, id := range o.Rules {
+		if _, ok := spec.Lookup(id); !ok {
+			return o, &UsageError{Msg: fmt.Sprintf("unknown rule ID %q (see mcpconform list)", id)}
+		}
+	}
+	return o, nil
+}
+
+// Version is the version of the conformance harness.
+const Version = "0.1.0"
+
+// UsageError reports options that cannot be run: an unknown rule, a bad
+// tag expression, or a selection without scenarios.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return "conformance: " + e.Msg }

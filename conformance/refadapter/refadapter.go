@@ -1,0 +1,184 @@
+// Package refadapter drives the reference implementation in-process through
+// the adapter contract: the built-in target of `mcpconform run`.
+//
+// It is also the model for an adapter: it translates [adapter.AgentOptions]
+// into the implementation's constructor options, its host callbacks into
+// [adapter.Host] calls, its errors into contract [adapter.Error] kinds, and
+// its list() into [adapter.ServerStatus] entries.
+package refadapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/reference"
+)
+
+// Version is the adapter's version.
+const Version = "0.1.0"
+
+// Target is the reference implementation as a conformance target.
+type Target struct {
+	// Mutations deliberately break the reference (mutation testing): a
+	// target with mutations must fail the scenarios of the broken rules.
+	Mutations []reference.Mutation
+}
+
+var _ adapter.Target = Target{}
+
+// Info describes the reference: it claims lite-agent and every capability
+// it can drive.
+func (t Target) Info(ctx context.Context) (adapter.Info, error) {
+	name := "mcpconform-reference"
+	if len(t.Mutations) > 0 {
+		name = fmt.Sprintf("mcpconform-reference (mutated: %v)", t.Mutations)
+	}
+	return adapter.Info{
+		Name: "refadapter", Version: Version,
+		Implementation: adapter.Implementation{Name: name, Version: reference.Version},
+		Systems:        []adapter.System{adapter.LiteAgent},
+		Capabilities:   []adapter.Capability{adapter.CapHome, adapter.CapListNormalize},
+	}, nil
+}
+
+// Open returns an adapter for one scenario world.
+func (t Target) Open(ctx context.Context, env adapter.Env) (adapter.Adapter, error) {
+	info, _ := t.Info(ctx)
+	return &refAdapter{target: t, env: env, info: info}, nil
+}
+
+// refAdapter builds reference agents for one world.
+type refAdapter struct {
+	target Target
+	env    adapter.Env
+	info   adapter.Info
+}
+
+func (a *refAdapter) Info() adapter.Info { return a.info }
+
+// Close has nothing to release: every agent is closed by its own Close.
+func (a *refAdapter) Close() error { return nil }
+
+// NewAgent translates the options and builds a reference agent.
+func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
+	if opts.System != "" && opts.System != adapter.LiteAgent {
+		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference implements lite-agent, not %s", opts.System)
+	}
+	if opts.MCPTransports != nil {
+		return nil, adapter.Errorf(adapter.KindUnsupported, "mcpTransports is not implemented yet")
+	}
+	ro := reference.Options{
+		Workdir:         opts.Workdir,
+		Home:            opts.Home,
+		StrictMCPConfig: opts.StrictMCPConfig,
+		AllowedTools:    opts.AllowedTools,
+		Environ:         a.env.Environ,
+		Model:           model{host},
+		Mutations:       a.target.Mutations,
+	}
+	if len(opts.MCPServers) > 0 {
+		servers, err := reference.DecodeServers(opts.MCPServers, "mcpServers option")
+		if err != nil {
+			return nil, contractError(err)
+		}
+		ro.MCPServers = servers
+	}
+	if opts.Permission != nil {
+		ro.Permission = &reference.Policy{Ask: opts.Permission.Ask, Allow: opts.Permission.Allow, Deny: opts.Permission.Deny}
+	}
+	if opts.Approval {
+		ro.Approval = approval{host}
+	}
+	ag, err := reference.New(ro)
+	if err != nil {
+		return nil, contractError(err)
+	}
+	return &agent{ag: ag}, nil
+}
+
+// agent is a reference agent behind the contract.
+type agent struct {
+	ag *reference.Agent
+}
+
+func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, error) {
+	r, err := g.ag.Send(ctx, prompt)
+	if err != nil {
+		return adapter.SendResult{}, contractError(err)
+	}
+	return adapter.SendResult{Text: r.Text}, nil
+}
+
+func (g *agent) Register(ctx context.Context, name string, entry json.RawMessage) error {
+	cfg, err := reference.DecodeServerConfig(entry)
+	if err != nil {
+		return contractError(err)
+	}
+	return contractError(g.ag.MCP().Register(ctx, name, cfg))
+}
+
+func (g *agent) Unregister(ctx context.Context, name string) error {
+	return contractError(g.ag.MCP().Unregister(ctx, name))
+}
+
+func (g *agent) List(ctx context.Context) ([]adapter.ServerStatus, error) {
+	out := []adapter.ServerStatus{}
+	for _, s := range g.ag.MCP().List() {
+		raw, _ := json.Marshal(s)
+		out = append(out, adapter.ServerStatus{
+			Name: s.Name, Source: adapter.Source(s.Source), Status: adapter.Status(s.Status),
+			Tools: s.Tools, Raw: raw,
+		})
+	}
+	return out, nil
+}
+
+func (g *agent) AwaitIdle(ctx context.Context) error { return contractError(g.ag.AwaitIdle(ctx)) }
+
+// Close closes the agent; ctx bounds how long the caller waits, while the
+// reference finishes closing on its own.
+func (g *agent) Close(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- g.ag.Close() }()
+	select {
+	case err := <-done:
+		return contractError(err)
+	case <-ctx.Done():
+		return adapter.Errorf(adapter.KindTimeout, "close() did not return: %v", ctx.Err())
+	}
+}
+
+// contractError maps a reference error to the contract's kinds.
+func contractError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var re *reference.Error
+	if !errors.As(err, &re) {
+		return &adapter.Error{Kind: adapter.KindInternal, Message: err.Error()}
+	}
+	return &adapter.Error{Kind: kinds[re.Kind], Rule: re.Rule, Message: err.Error()}
+}
+
+// kinds maps the reference's error kinds to the contract's.
+var kinds = map[reference.Kind]adapter.Kind{
+	reference.KindConfig:      adapter.KindConfig,
+	reference.KindName:        adapter.KindName,
+	reference.KindLimit:       adapter.KindLimit,
+	reference.KindConflict:    adapter.KindConflict,
+	reference.KindNotFound:    adapter.KindNotFound,
+	reference.KindBusy:        adapter.KindBusy,
+	reference.KindValidation:  adapter.KindValidation,
+	reference.KindTransport:   adapter.KindTransport,
+	reference.KindProtocol:    adapter.KindProtocol,
+	reference.KindSecurity:    adapter.KindSecurity,
+	reference.KindPermission:  adapter.KindPermission,
+	reference.KindTimeout:     adapter.KindTimeout,
+	reference.KindCancelled:   adapter.KindCancelled,
+	reference.KindClosed:      adapter.KindClosed,
+	reference.KindUnsupported: adapter.KindUnsupported,
+	reference.KindInternal:    adapter.KindInternal,
+}

@@ -1,0 +1,247 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/features"
+)
+
+// Run runs the selected scenarios of the suite against opts.Target and
+// returns the report. Every scenario gets a fresh world; scenarios run
+// concurrently. An error means the run could not happen at all (bad
+// options, an empty selection, a target that cannot describe itself); a
+// failing implementation is a report with failures, not an error.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	info, err := opts.Target.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("conformance: the target cannot describe itself: %w", err)
+	}
+	all, err := Scenarios()
+	if err != nil {
+		return nil, err
+	}
+	tags := selectionTags(opts.Rules, opts.Tags)
+	var selected []Scenario
+	for _, s := range all {
+		if matchTags(tags, s.Tags) {
+			selected = append(selected, s)
+		}
+	}
+	if len(selected) == 0 {
+		return nil, &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q)", opts.Rules, opts.Tags)}
+	}
+	r := &runner{opts: opts, info: info, byID: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
+	for _, s := range selected {
+		r.byID[s.ID] = s
+	}
+	suite := godog.TestSuite{
+		Name:                "mcpconform",
+		ScenarioInitializer: r.initScenario,
+		Options: &godog.Options{
+			Format: "progress", Output: io.Discard, NoColors: true,
+			FS: features.FS, Paths: features.Dirs, Tags: tags,
+			Concurrency: opts.Concurrency, Randomize: opts.Seed, Strict: true,
+			TestingT: opts.T, DefaultContext: ctx,
+		},
+	}
+	suite.Run()
+	r.closeLeftovers()
+
+	rep := &Report{
+		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion},
+		Target: TargetInfo{Name: info.Implementation.Name, Version: info.Implementation.Version,
+			Adapter: info.Name + " " + info.Version, Systems: stringsOf(info.Systems), Capabilities: stringsOf(info.Capabilities)},
+	}
+	for _, s := range selected {
+		res, ok := r.results[s.ID]
+		if !ok {
+			res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules,
+				Status: StatusFailed, Error: "the scenario did not run (was the run cancelled?)"}
+		}
+		rep.Scenarios = append(rep.Scenarios, *res)
+	}
+	rep.count()
+	return rep, nil
+}
+
+// selectionTags combines a rule selection with a tag expression into one
+// godog tag expression (alternatives of conjunctions; godog has no
+// parentheses, so the conjunction is distributed).
+func selectionTags(rules []string, tags string) string {
+	var alts []string
+	for _, a := range strings.Split(tags, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			alts = append(alts, a)
+		}
+	}
+	if len(rules) == 0 {
+		return strings.Join(alts, ",")
+	}
+	var out []string
+	for _, id := range rules {
+		if len(alts) == 0 {
+			out = append(out, "@"+id)
+		}
+		for _, a := range alts {
+			out = append(out, "@"+id+" && "+a)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+func stringsOf[T ~string](list []T) []string {
+	out := []string{}
+	for _, x := range list {
+		out = append(out, string(x))
+	}
+	return out
+}
+
+// runner is the state of one [Run].
+type runner struct {
+	opts Options
+	info adapter.Info
+	byID map[string]Scenario
+
+	mu      sync.Mutex
+	results map[string]*ScenarioResult
+	worlds  map[*world]bool // worlds not yet closed
+}
+
+// initScenario is godog's scenario initializer: one world per scenario.
+func (r *runner) initScenario(sc *godog.ScenarioContext) {
+	w := &world{run: r}
+	w.registerSteps(sc)
+	var res *ScenarioResult
+	var start time.Time
+	var before int
+
+	sc.Before(func(ctx context.Context, pk *godog.Scenario) (context.Context, error) {
+		start = time.Now()
+		s := r.byID[scenarioID(pk)]
+		res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules, Status: StatusPassed}
+		r.mu.Lock()
+		r.results[s.ID] = res
+		r.worlds[w] = true
+		r.mu.Unlock()
+		if reason := r.skipReason(s); reason != "" {
+			res.Status, res.Error = StatusSkipped, reason
+			return ctx, godog.ErrSkip
+		}
+		if err := w.setup(s); err != nil {
+			return ctx, fmt.Errorf("the harness could not set up the scenario: %w", err)
+		}
+		return ctx, nil
+	})
+	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+		before = w.assertions
+		return ctx, nil
+	})
+	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		if status == godog.StepPassed && st.Type == messages.PickleStepType_OUTCOME && w.assertions == before {
+			err = fmt.Errorf("this Then step asserted nothing, which can never count as a pass")
+			status = godog.StepFailed
+		}
+		r.stepDone(w, res, st, status, err)
+		return ctx, err
+	})
+	sc.After(func(ctx context.Context, pk *godog.Scenario, err error) (context.Context, error) {
+		if res != nil {
+			if err != nil && res.Status == StatusPassed && !errors.Is(err, godog.ErrSkip) {
+				res.Status, res.Error = StatusFailed, err.Error()
+			}
+			res.DurationMs = time.Since(start).Milliseconds()
+		}
+		r.finish(w, res)
+		return ctx, nil
+	})
+}
+
+// skipReason says why an adapter cannot run a scenario: a system it does
+// not claim, or a capability it did not declare.
+func (r *runner) skipReason(s Scenario) string {
+	if len(s.Systems) > 0 && !slices.ContainsFunc(s.Systems, r.info.Claims) {
+		return fmt.Sprintf("the implementation does not claim the %v system", s.Systems)
+	}
+	for _, c := range s.Capabilities {
+		if !r.info.Supports(c) {
+			return fmt.Sprintf("the adapter does not declare the capability %q", c)
+		}
+	}
+	return ""
+}
+
+// stepDone folds one step's status into the scenario's verdict: the first
+// failure, undefined or pending step decides it.
+func (r *runner) stepDone(w *world, res *ScenarioResult, st *godog.Step, status godog.StepResultStatus, err error) {
+	if res == nil || res.Status != StatusPassed {
+		return
+	}
+	switch status {
+	case godog.StepFailed, godog.StepAmbiguous:
+		res.Status, res.Step = StatusFailed, st.Text
+		res.Error = fmt.Sprintf("step %q: %v", st.Text, err)
+		res.Evidence = w.evidence()
+	case godog.StepUndefined:
+		res.Status, res.Step, res.Error = StatusUndefined, st.Text, fmt.Sprintf("undefined step %q", st.Text)
+	case godog.StepPending:
+		res.Status, res.Step, res.Error = StatusPending, st.Text, fmt.Sprintf("pending step %q", st.Text)
+	}
+}
+
+// finish closes a scenario's world and reports progress.
+func (r *runner) finish(w *world, res *ScenarioResult) {
+	w.close()
+	r.mu.Lock()
+	delete(r.worlds, w)
+	r.mu.Unlock()
+	if r.opts.Progress != nil && res != nil {
+		fmt.Fprintf(r.opts.Progress, "%-9s %s:%d %s %v\n", strings.ToUpper(string(res.Status)), res.Feature, res.Line, res.Name, res.Rules)
+	}
+}
+
+// closeLeftovers closes worlds godog did not finish (it skips the after
+// hook in some early-exit paths).
+func (r *runner) closeLeftovers() {
+	r.mu.Lock()
+	var left []*world
+	for w := range r.worlds {
+		left = append(left, w)
+	}
+	r.worlds = map[*world]bool{}
+	r.mu.Unlock()
+	for _, w := range left {
+		w.close()
+	}
+}
+
+// evidence is the tail of the world's record log, for a failure report.
+func (w *world) evidence() []string {
+	if w.log == nil {
+		return nil
+	}
+	rs := w.log.Records()
+	if len(rs) > 40 {
+		rs = rs[len(rs)-40:]
+	}
+	var out []string
+	for _, rec := range rs {
+		out = append(out, describe(rec))
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+package conformance
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	gherkin "github.com/cucumber/gherkin/go/v42"
+	messages "github.com/cucumber/messages/go/v34"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/features"
+)
+
+// ruleTag matches a rule ID tag such as @LA-NAME-02.
+var ruleTag = regexp.MustCompile(`^@((?:LA|BL)-[A-Z]+-\d+)$`)
+
+// Scenario is one scenario of the suite as it will run: an outline's example
+// row is a scenario of its own.
+type Scenario struct {
+	// ID is "<feature file>:<line>", the line of the scenario or of its
+	// example row. It is stable as long as the file is not edited above it.
+	ID string `json:"id"`
+	// Name is the scenario's name; an example row's name gets " #<n>".
+	Name string `json:"name"`
+	// Feature is the feature file, e.g. "lite-agent/naming.feature".
+	Feature string `json:"feature"`
+	Line    int    `json:"line"`
+	// Tags are every tag of the scenario, with "@".
+	Tags []string `json:"tags"`
+	// Rules are the rule IDs the scenario checks, without "@".
+	Rules []string `json:"rules"`
+	// Systems are the systems the scenario belongs to.
+	Systems []adapter.System `json:"systems"`
+	// Capabilities are the adapter capabilities the scenario needs.
+	Capabilities []adapter.Capability `json:"capabilities,omitempty"`
+}
+
+// Scenarios returns every scenario of the embedded suite, in file and line
+// order.
+func Scenarios() ([]Scenario, error) {
+	return scenariosIn(features.FS, features.Dirs)
+}
+
+func scenariosIn(fsys fs.FS, dirs []string) ([]Scenario, error) {
+	var out []Scenario
+	for _, dir := range dirs {
+		err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || path.Ext(p) != ".feature" {
+				return err
+			}
+			list, err := parseFeature(fsys, p)
+			out = append(out, list...)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// parseFeature parses one feature file into scenarios.
+func parseFeature(fsys fs.FS, p string) ([]Scenario, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	newID := (&messages.Incrementing{}).NewId
+	doc, err := gherkin.ParseGherkinDocument(f, newID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	var out []Scenario
+	counts := map[string]int{}
+	for _, pk := range gherkin.Pickles(*doc, p, newID) {
+		s := scenarioOf(pk)
+		counts[pk.Name]++
+		out = append(out, s)
+	}
+	// Name outline rows "name #1", "#2", ... as godog does.
+	seen := map[string]int{}
+	for i := range out {
+		if counts[out[i].Name] > 1 {
+			seen[out[i].Name]++
+			out[i].Name += " #" + strconv.Itoa(seen[out[i].Name])
+		}
+	}
+	return out, nil
+}
+
+// scenarioOf describes a pickle.
+func scenarioOf(pk *messages.Pickle) Scenario {
+	s := Scenario{Feature: pk.Uri, Name: pk.Name, Rules: []string{}, Systems: []adapter.System{}}
+	if pk.Location != nil {
+		s.Line = int(pk.Location.Line)
+	}
+	s.ID = scenarioID(pk)
+	for _, t := range pk.Tags {
+		s.Tags = append(s.Tags, t.Name)
+		switch {
+		case ruleTag.MatchString(t.Name):
+			s.Rules = append(s.Rules, strings.TrimPrefix(t.Name, "@"))
+		case t.Name == "@lite-agent" || t.Name == "@blade":
+			s.Systems = append(s.Systems, adapter.System(strings.TrimPrefix(t.Name, "@")))
+		case strings.HasPrefix(t.Name, "@adapter:"):
+			s.Capabilities = append(s.Capabilities, adapter.Capability(strings.TrimPrefix(t.Name, "@adapter:")))
+		}
+	}
+	slices.Sort(s.Rules)
+	s.Rules = slices.Compact(s.Rules)
+	return s
+}
+
+// scenarioID identifies a pickle the same way whether it comes from godog
+// or from [Scenarios].
+func scenarioID(pk *messages.Pickle) string {
+	line := 0
+	if pk.Location != nil {
+		line = int(pk.Location.Line)
+	}
+	return fmt.Sprintf("%s:%d", pk.Uri, line)
+}
+
+// matchTags reports whether tags satisfy a godog tag expression: terms
+// separated by "," are alternatives, "&&" joins conditions, "~" negates.
+func matchTags(expr string, tags []string) bool {
+	if strings.TrimSpace(expr) == "" {
+		return true
+	}
+	has := func(t string) bool {
+		return slices.ContainsFunc(tags, func(x string) bool { return strings.TrimPrefix(x, "@") == t })
+	}
+	for _, alt := range strings.Split(expr, ",") {
+		ok := true
+		for _, cond := range strings.Split(alt, "&&") {
+			cond = strings.ReplaceAll(strings.TrimSpace(cond), "@", "")
+			if neg, found := strings.CutPrefix(cond, "~"); found {
+				ok = ok && !has(neg)
+			} else {
+				ok = ok && has(cond)
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

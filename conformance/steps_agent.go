@@ -1,0 +1,217 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"syscall"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/fakes/record"
+)
+
+// Steps that act on the agent through the adapter. Each sets the outcome
+// that "it" refers to in the Then steps.
+
+// createsAgent: When the host creates the agent
+func (w *world) createsAgent(ctx context.Context) error { return w.createAgent(ctx) }
+
+// createsAgentAndSends: When the host creates the agent and sends "hello"
+// — the send is skipped when creation fails, so the step fits scenarios
+// where refusing at construction and ignoring are both conforming.
+func (w *world) createsAgentAndSends(ctx context.Context, prompt string) error {
+	if err := w.createAgent(ctx); err != nil {
+		return err
+	}
+	if w.agent == nil {
+		return nil
+	}
+	return w.sends(ctx, prompt)
+}
+
+// sends: When the host sends "hello"
+func (w *world) sends(ctx context.Context, prompt string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	_, err := w.agent.Send(sctx, prompt)
+	w.last = &outcome{what: fmt.Sprintf("sending %q", prompt), err: err}
+	return nil
+}
+
+// sendsInBackground: When the host sends "go" in the background
+func (w *world) sendsInBackground(ctx context.Context, prompt string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if w.bg != nil {
+		return fmt.Errorf("a background send is already running")
+	}
+	bg := &background{done: make(chan struct{})}
+	w.bg = bg
+	// The send lives as long as the scenario, bounded by the step timeout
+	// of the step that waits for it.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*w.run.opts.StepTimeout)
+	agent := w.agent
+	go func() {
+		defer close(bg.done)
+		defer cancel()
+		_, bg.err = agent.Send(sctx, prompt)
+	}()
+	return nil
+}
+
+// registers: When the host registers "p" [as "alias"] [with timeoutMs N]
+func (w *world) registers(ctx context.Context, name, alias, timeoutMs string) error {
+	if alias == "" {
+		alias = name
+	}
+	e, err := w.entry(name)
+	if err != nil {
+		return err
+	}
+	if timeoutMs != "" {
+		var m map[string]any
+		_ = json.Unmarshal(e, &m)
+		m["timeoutMs"] = json.Number(timeoutMs)
+		e, _ = json.Marshal(m)
+	}
+	return w.register(ctx, alias, e)
+}
+
+// register registers an entry, remembering list() before.
+func (w *world) register(ctx context.Context, alias string, entry json.RawMessage) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.snapshotList(ctx); err != nil {
+		return err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	err := w.agent.Register(sctx, alias, entry)
+	w.last = &outcome{what: fmt.Sprintf("registering %q", alias), err: err}
+	return nil
+}
+
+// unregisters: When the host unregisters "search"
+func (w *world) unregisters(ctx context.Context, alias string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.snapshotList(ctx); err != nil {
+		return err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	err := w.agent.Unregister(sctx, alias)
+	w.last = &outcome{what: fmt.Sprintf("unregistering %q", alias), err: err}
+	return nil
+}
+
+// closesAgent: When the host closes the agent
+func (w *world) closesAgent(ctx context.Context) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	err := closeWithin(sctx, w.agent)
+	w.last = &outcome{what: "closing the agent", err: err}
+	return nil
+}
+
+// lists: When the host lists the servers [N times]
+func (w *world) lists(ctx context.Context, n string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	times := max(atoi(n), 1)
+	w.listMark = w.log.Len()
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	var err error
+	for range times {
+		if _, err = w.agent.List(sctx); err != nil {
+			break
+		}
+	}
+	w.last = &outcome{what: "listing the servers", err: err}
+	return nil
+}
+
+// declaredThrough: When "h" is declared as "alias" through register()
+func (w *world) declaredThrough(ctx context.Context, name, alias, source string) error {
+	e, err := w.entry(name)
+	if err != nil {
+		return err
+	}
+	return w.declare(ctx, alias, e, source)
+}
+
+// entryDeclaredThrough: When the entry {...} is declared as "h" through ...
+func (w *world) entryDeclaredThrough(ctx context.Context, entry, alias, source string) error {
+	text, err := w.render(entry)
+	if err != nil {
+		return err
+	}
+	e, err := rawJSON(text)
+	if err != nil {
+		return err
+	}
+	return w.declare(ctx, alias, e, source)
+}
+
+// declare declares an entry through a source and makes it take effect: a
+// configuration source is read by creating the agent and sending once;
+// register() is called on a fresh agent. The outcome is the first failure.
+func (w *world) declare(ctx context.Context, alias string, e json.RawMessage, source string) error {
+	if source == srcRegister {
+		if w.agent == nil {
+			if err := w.createAgent(ctx); err != nil {
+				return err
+			}
+			if err := w.needAgent(); err != nil {
+				return err
+			}
+		}
+		return w.register(ctx, alias, e)
+	}
+	if err := w.addEntry(source, alias, e); err != nil {
+		return err
+	}
+	return w.createsAgentAndSends(ctx, "hello")
+}
+
+// processKilled: When the process of "p" is killed
+func (w *world) processKilled(ctx context.Context, name string) error {
+	pids := liveProcesses(w.log.Records(), name)
+	if len(pids) == 0 {
+		return fmt.Errorf("%q has no running process to kill", name)
+	}
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			return fmt.Errorf("killing %q (pid %d): %w", name, pid, err)
+		}
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	_, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
+	return err
+}
+
+// receivesCall: When "p" receives a call of the tool "slow" — waits for it.
+func (w *world) receivesCall(ctx context.Context, name, tool string) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	_, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(toolCalls(rs, name, tool)) > 0 })
+	if err != nil {
+		return fmt.Errorf("%q never received a call of %q: %w", name, tool, err)
+	}
+	return nil
+}
+
+// kindIs reports whether err has the given kind.
+func kindIs(err error, kind string) bool { return string(adapter.KindOf(err)) == kind }

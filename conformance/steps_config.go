@@ -1,0 +1,170 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+)
+
+// Steps that build the agent's configuration: files, the mcpServers option,
+// other agent options and the host's environment.
+
+// Sources through which a server can be declared.
+const (
+	srcProject  = "the project configuration"
+	srcGlobal   = "the global configuration"
+	srcOption   = "the mcpServers option"
+	srcRegister = "register()"
+)
+
+// addEntry declares an entry through a configuration source.
+func (w *world) addEntry(source, alias string, entry json.RawMessage) error {
+	e := namedEntry{alias: alias, entry: entry}
+	switch source {
+	case srcProject:
+		w.project.entries = append(w.project.entries, e)
+	case srcGlobal:
+		w.global.entries = append(w.global.entries, e)
+	case srcOption:
+		w.option.entries = append(w.option.entries, e)
+	default:
+		return fmt.Errorf("unknown configuration source %q", source)
+	}
+	return nil
+}
+
+// declares: Given the project configuration declares "p" [as "alias"]
+func (w *world) declares(source, name, alias string) error {
+	if alias == "" {
+		alias = name
+	}
+	e, err := w.entry(name)
+	if err != nil {
+		return err
+	}
+	return w.addEntry(source, alias, e)
+}
+
+// declaresRange: Given the mcpServers option declares "s1" to "s16"
+func (w *world) declaresRange(source, prefix string, from int, prefix2 string, to int) error {
+	if prefix != prefix2 || from > to {
+		return fmt.Errorf("a range of servers needs one prefix and from <= to")
+	}
+	for i := from; i <= to; i++ {
+		if err := w.declares(source, fmt.Sprintf("%s%d", prefix, i), ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// declaresPadded: Given the project configuration declares "p" padded to 262144 bytes
+func (w *world) declaresPadded(which, name string, size int) error {
+	f := w.project
+	if which == "global" {
+		f = w.global
+	}
+	f.padTo = size
+	return w.declares("the "+which+" configuration", name, "")
+}
+
+// fileContains: Given the project configuration file contains: """..."""
+func (w *world) fileContains(which string, doc *godog.DocString) error {
+	text := doc.Content
+	if which == "global" {
+		w.global.raw = &text
+	} else {
+		w.project.raw = &text
+	}
+	return nil
+}
+
+// optionContains: Given the mcpServers option contains: """..."""
+func (w *world) optionContains(doc *godog.DocString) error {
+	text := doc.Content
+	w.option.raw = &text
+	return nil
+}
+
+// fileDeclares: Given the file "~/mcps.json" declares "g" — written at once.
+func (w *world) fileDeclares(path, name string) error {
+	p, err := w.resolvePath(path)
+	if err != nil {
+		return err
+	}
+	var entries []namedEntry
+	if name != "" {
+		e, err := w.entry(name)
+		if err != nil {
+			return err
+		}
+		entries = []namedEntry{{alias: name, entry: e}}
+	}
+	if entries == nil {
+		entries = []namedEntry{}
+	}
+	return w.writeFile(p, append(append([]byte(`{"mcpServers": `), objectOf(entries)...), '}'))
+}
+
+// fileDeclaresNothing: Given the file "~/.lite-agent/mcps.json" declares nothing
+func (w *world) fileDeclaresNothing(path string) error { return w.fileDeclares(path, "") }
+
+// configDeleted: When the global configuration file is deleted
+func (w *world) configDeleted(which string) error {
+	f := w.project
+	if which == "global" {
+		f = w.global
+	}
+	if err := os.Remove(f.path); err != nil {
+		return fmt.Errorf("deleting %s: %w", f.path, err)
+	}
+	return nil
+}
+
+// liteAgentHome: Given the lite-agent home is "~/custom-home"
+func (w *world) liteAgentHome(path string) error {
+	p, err := w.resolvePath(path)
+	if err != nil {
+		return err
+	}
+	w.opts.Home = p
+	return nil
+}
+
+// strictMCPConfig: Given the agent option strictMcpConfig is true
+func (w *world) strictMCPConfig() error {
+	w.opts.StrictMCPConfig = true
+	return nil
+}
+
+// hostEnv: Given the host environment has "X" set to "v"
+func (w *world) hostEnv(key, value string) error {
+	if w.adapter != nil {
+		return fmt.Errorf("the host environment must be set before the agent is created")
+	}
+	w.environ = append(w.environ, key+"="+value)
+	return nil
+}
+
+// approvalDenies: Given the approval handler denies "mcp_connect"
+func (w *world) approvalDenies(name string) error {
+	w.host.deny(name)
+	return nil
+}
+
+// modelCalls: Given the model calls "mcp__docs__search" with {"q":"x"}
+func (w *world) modelCalls(tool, args string) error {
+	a, err := rawJSON(args)
+	if err != nil {
+		return err
+	}
+	w.host.mu.Lock()
+	id := fmt.Sprintf("call_%d", len(w.host.turns)+1)
+	w.host.mu.Unlock()
+	w.host.script(adapter.ModelResponse{ToolCalls: []adapter.ToolCall{{ID: id, Name: tool, Arguments: a}}})
+	return nil
+}

@@ -1,0 +1,118 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+)
+
+// Steps that define the scenario's fake MCP servers.
+
+// transportOf maps "a stdio" / "an HTTP" to a transport.
+func transportOf(article string) string {
+	if strings.Contains(article, "HTTP") {
+		return "http"
+	}
+	return "stdio"
+}
+
+// splitNames splits "a, b, c" into names, keeping empty-free entries.
+func splitNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// aServerWithTools: Given a stdio MCP server "p" with tools "a, b" [served N per page]
+func (w *world) aServerWithTools(article, name, tools, perPage string) error {
+	s := &mcpfake.Script{}
+	for _, t := range splitNames(tools) {
+		s.Tools = append(s.Tools, mcpfake.Tool{Name: t})
+	}
+	if perPage != "" {
+		s.PageSize, _ = strconv.Atoi(perPage)
+	}
+	return w.defineFake(name, transportOf(article), s)
+}
+
+// aServerWithNTools: Given a stdio MCP server "p" with 128 tools [described
+// in N bytes each] [served N per page] [and a cursor that never ends]
+func (w *world) aServerWithNTools(article, name string, count int, descBytes, perPage, endless string) error {
+	s := &mcpfake.Script{EndlessCursor: endless != ""}
+	desc := ""
+	if descBytes != "" {
+		n, _ := strconv.Atoi(descBytes)
+		desc = strings.Repeat("d", n)
+	}
+	for i := 1; i <= count; i++ {
+		s.Tools = append(s.Tools, mcpfake.Tool{Name: fmt.Sprintf("tool_%d", i), Description: desc})
+	}
+	if perPage != "" {
+		s.PageSize, _ = strconv.Atoi(perPage)
+	}
+	return w.defineFake(name, transportOf(article), s)
+}
+
+// aServerWithLongToolName: Given a stdio MCP server "p" with a tool whose name has 53 characters
+func (w *world) aServerWithLongToolName(article, name string, length int) error {
+	tool := strings.Repeat("t", length)
+	return w.defineFake(name, transportOf(article), &mcpfake.Script{Tools: []mcpfake.Tool{{Name: tool}}})
+}
+
+// aServerThatMisbehaves: Given a stdio MCP server "p" that exits on "tools/list"
+func (w *world) aServerThatMisbehaves(article, name, behaviour, method string) error {
+	f := mcpfake.Fault{Method: method}
+	switch behaviour {
+	case "exits on":
+		f.Exit = true
+	case "never answers":
+		f.Hang = true
+	}
+	s := &mcpfake.Script{Tools: []mcpfake.Tool{{Name: "ok"}}, Faults: []mcpfake.Fault{f}}
+	return w.defineFake(name, transportOf(article), s)
+}
+
+// serversInRange: Given HTTP MCP servers "s1" to "s33" with tools "t"
+func (w *world) serversInRange(kind, prefix string, from int, prefix2 string, to int, tools string) error {
+	if prefix != prefix2 || from > to {
+		return fmt.Errorf("a range of servers needs one prefix and from <= to, not %s%d to %s%d", prefix, from, prefix2, to)
+	}
+	article := "a stdio"
+	if kind == "HTTP" {
+		article = "an HTTP"
+	}
+	for i := from; i <= to; i++ {
+		if err := w.aServerWithTools(article, fmt.Sprintf("%s%d", prefix, i), tools, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolNeverAnswers: Given the tool "slow" of "p" never answers
+func (w *world) toolNeverAnswers(tool, name string) error {
+	f, err := w.fake(name)
+	if err != nil {
+		return err
+	}
+	if f.script.Calls == nil {
+		f.script.Calls = map[string]mcpfake.Call{}
+	}
+	f.script.Calls[tool] = mcpfake.Call{Hang: true}
+	return nil
+}
+
+// rawJSON checks that s is JSON, for steps that take JSON inline.
+func rawJSON(s string) (json.RawMessage, error) {
+	if !json.Valid([]byte(s)) {
+		return nil, fmt.Errorf("%q is not valid JSON", s)
+	}
+	return json.RawMessage(s), nil
+}

@@ -1,0 +1,37 @@
+package conformance_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/conformance/refadapter"
+)
+
+// TestReferenceConforms runs the whole suite against the reference,
+// in-process, with every scenario as a subtest.
+func TestReferenceConforms(t *testing.T) {
+	rep, err := conformance.Run(context.Background(), conformance.Options{
+		Target:   refadapter.Target{},
+		Progress: progressFor(t),
+		Seed:     -1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Scenarios {
+		if s.Status != conformance.StatusPassed {
+			t.Errorf("%s %s:%d %s %v\n%s\n%v", s.Status, s.Feature, s.Line, s.Name, s.Rules, s.Error, s.Evidence)
+		}
+	}
+	t.Logf("summary: %+v", rep.Summary)
+}
+
+// progressFor prints scenario lines when -v is set.
+func progressFor(t *testing.T) *os.File {
+	if testing.Verbose() {
+		return os.Stderr
+	}
+	return nil
+}

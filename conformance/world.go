@@ -1,0 +1,341 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/fakes/record"
+)
+
+// world is everything one scenario owns: its directories, its fakes, its
+// record log, its adapter and agent, and what its steps observed. Nothing
+// is shared between worlds, so scenarios run concurrently in any order.
+type world struct {
+	run  *runner
+	sc   Scenario
+	info adapter.Info
+
+	dir     string // removed at the end
+	workdir string
+	home    string // HOME of the implementation
+	environ []string
+
+	log  *record.Log
+	rec  *record.Server
+	http *mcpfake.HTTPServer // started on first use
+
+	fakes   map[string]*fake
+	project *configFile
+	global  *configFile
+	option  *optionConfig
+	opts    adapter.AgentOptions
+	host    *host
+
+	adapter adapter.Adapter
+	agent   adapter.Agent
+
+	last       *outcome               // the outcome "it" refers to
+	listBefore []adapter.ServerStatus // list() before the last registry change
+	listTaken  bool                   // listBefore was captured
+	listMark   int                    // log length when a listing started
+	bg         *background            // a send running in the background
+	snapshots  map[string]fileState   // configuration files as written
+
+	assertions int // how many checks the steps made
+	closed     bool
+}
+
+// fake is one scripted MCP server of the scenario.
+type fake struct {
+	name      string
+	transport string // "stdio" or "http"
+	script    *mcpfake.Script
+	path      string // the script file, for stdio
+	url       string // the endpoint, for http
+}
+
+// outcome is the result of the last action of a scenario.
+type outcome struct {
+	what string
+	err  error
+}
+
+// background is a send running while other steps go on.
+type background struct {
+	done chan struct{}
+	err  error
+}
+
+// setup prepares a scenario's world: directories, environment and record
+// server. Fakes and the adapter start when steps need them.
+func (w *world) setup(sc Scenario) error {
+	dir, err := os.MkdirTemp("", "mcpconform-")
+	if err != nil {
+		return err
+	}
+	w.sc, w.info, w.dir = sc, w.run.info, dir
+	w.workdir, w.home = filepath.Join(dir, "work"), filepath.Join(dir, "home")
+	w.log, w.fakes, w.snapshots = record.NewLog(), map[string]*fake{}, map[string]fileState{}
+	for _, d := range []string{w.workdir, w.home, filepath.Join(dir, "fakes")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	w.project = &configFile{path: filepath.Join(w.workdir, ".lite-agent", "mcps.json")}
+	w.global = &configFile{path: filepath.Join(w.home, ".lite-agent", "mcps.json")}
+	w.option = &optionConfig{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOME=") {
+			w.environ = append(w.environ, kv)
+		}
+	}
+	w.environ = append(w.environ, "HOME="+w.home)
+	w.host = &host{log: w.log}
+	w.opts = adapter.AgentOptions{System: adapter.LiteAgent, Workdir: w.workdir, Approval: true}
+	w.rec, err = record.NewServer(w.log)
+	return err
+}
+
+// stepCtx bounds one step.
+func (w *world) stepCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, w.run.opts.StepTimeout)
+}
+
+// defineFake adds a scripted server.
+func (w *world) defineFake(name, transport string, script *mcpfake.Script) error {
+	if _, dup := w.fakes[name]; dup {
+		return fmt.Errorf("the scenario defines the MCP server %q twice", name)
+	}
+	script.Name = name
+	w.fakes[name] = &fake{name: name, transport: transport, script: script}
+	return nil
+}
+
+// fake returns a defined server.
+func (w *world) fake(name string) (*fake, error) {
+	f, ok := w.fakes[name]
+	if !ok {
+		return nil, fmt.Errorf("the scenario has no MCP server %q; define it with a Given step first", name)
+	}
+	return f, nil
+}
+
+// materialize makes a fake reachable: a script file for stdio, a mount
+// for http. It is idempotent.
+func (w *world) materialize(f *fake) error {
+	switch f.transport {
+	case "stdio":
+		if f.path == "" {
+			f.path = filepath.Join(w.dir, "fakes", f.name+".json")
+		}
+		return f.script.WriteFile(f.path)
+	case "http":
+		if f.url != "" {
+			return nil
+		}
+		if w.http == nil {
+			h, err := mcpfake.NewHTTPServer(w.log)
+			if err != nil {
+				return err
+			}
+			w.http = h
+		}
+		f.url = w.http.Mount(f.script)
+	}
+	return nil
+}
+
+// stdioArgs are the arguments of a stdio fake's command, plus extra.
+func (w *world) stdioArgs(f *fake, extra ...string) []string {
+	args := slices.Clone(w.run.opts.FakeCommand[1:])
+	args = append(args, mcpfake.StdioArgs(f.path, w.rec.Addr())...)
+	return append(args, extra...)
+}
+
+// entry returns the configuration entry of a fake, with an explicit type.
+func (w *world) entry(name string) (json.RawMessage, error) {
+	f, err := w.fake(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.materialize(f); err != nil {
+		return nil, err
+	}
+	var e map[string]any
+	if f.transport == "http" {
+		e = map[string]any{"type": "http", "url": f.url}
+	} else {
+		e = map[string]any{"type": "stdio", "command": w.run.opts.FakeCommand[0], "args": w.stdioArgs(f)}
+	}
+	return json.Marshal(e)
+}
+
+// expect records one check of a Then step: it fails with Expected and
+// Actual when ok is false.
+func (w *world) expect(ok bool, expected string, actual string, args ...any) error {
+	w.assertions++
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("\n  Expected: %s\n  Actual:   %s", expected, fmt.Sprintf(actual, args...))
+}
+
+// openAdapter opens the world's adapter once.
+func (w *world) openAdapter(ctx context.Context) error {
+	if w.adapter != nil {
+		return nil
+	}
+	a, err := w.run.opts.Target.Open(ctx, adapter.Env{Dir: w.dir, Environ: w.environ})
+	if err != nil {
+		return fmt.Errorf("the adapter could not be opened: %w", err)
+	}
+	w.adapter = a
+	return nil
+}
+
+// createAgent writes the configuration and builds the agent; the result is
+// the outcome.
+func (w *world) createAgent(ctx context.Context) error {
+	if w.agent != nil {
+		return errors.New("the scenario creates the agent twice")
+	}
+	if err := w.writeConfigs(); err != nil {
+		return err
+	}
+	if err := w.openAdapter(ctx); err != nil {
+		return err
+	}
+	opts := w.opts
+	mcp, err := w.option.render(w)
+	if err != nil {
+		return err
+	}
+	opts.MCPServers = mcp
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	agent, err := w.adapter.NewAgent(sctx, opts, w.host)
+	w.last = &outcome{what: "creating the agent", err: err}
+	if err == nil {
+		w.agent = agent
+	}
+	return nil
+}
+
+// needAgent fails the step when the agent does not exist.
+func (w *world) needAgent() error {
+	if w.agent == nil {
+		if w.last != nil && w.last.err != nil {
+			return fmt.Errorf("there is no agent: %s failed: %v", w.last.what, w.last.err)
+		}
+		return errors.New("there is no agent: the scenario must create it first")
+	}
+	return nil
+}
+
+// snapshotList remembers list() before a registry change.
+func (w *world) snapshotList(ctx context.Context) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	l, err := w.agent.List(sctx)
+	if err != nil {
+		return fmt.Errorf("list() failed before the change: %w", err)
+	}
+	w.listBefore, w.listTaken = l, true
+	return nil
+}
+
+// close tears the world down: the agent and adapter, then any fake process
+// still alive, the fakes, the record server and the directories. It is
+// idempotent.
+func (w *world) close() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if w.agent != nil {
+		_ = closeWithin(ctx, w.agent)
+	}
+	if w.bg != nil {
+		select {
+		case <-w.bg.done:
+		case <-ctx.Done():
+		}
+	}
+	if w.adapter != nil {
+		_ = w.adapter.Close()
+	}
+	if w.log != nil {
+		w.killFakes(ctx)
+	}
+	if w.http != nil {
+		_ = w.http.Close()
+	}
+	if w.rec != nil {
+		_ = w.rec.Close()
+	}
+	if w.dir != "" {
+		_ = os.RemoveAll(w.dir)
+	}
+}
+
+// closeWithin closes an agent, giving up when ctx ends.
+func closeWithin(ctx context.Context, a adapter.Agent) error {
+	done := make(chan error, 1)
+	go func() { done <- a.Close(ctx) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("close() did not return: %w", ctx.Err())
+	}
+}
+
+// killFakes kills the process group of every fake process that has not
+// exited, and waits for their exit records.
+func (w *world) killFakes(ctx context.Context) {
+	alive := liveProcesses(w.log.Records(), "")
+	if len(alive) == 0 {
+		return
+	}
+	for _, pid := range alive {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, _ = w.log.Wait(wctx, func(rs []record.Record) bool { return len(liveProcesses(rs, "")) == 0 })
+}
+
+// liveProcesses returns the pids of fake processes of server (all servers
+// when empty) that started and have not exited.
+func liveProcesses(rs []record.Record, server string) []int {
+	live := map[string]int{}
+	for _, r := range rs {
+		if server != "" && r.Server != server {
+			continue
+		}
+		switch r.Kind {
+		case record.KindStart:
+			live[r.Instance] = r.PID
+		case record.KindExit:
+			delete(live, r.Instance)
+		}
+	}
+	var pids []int
+	for _, pid := range live {
+		pids = append(pids, pid)
+	}
+	slices.Sort(pids)
+	return pids
+}

@@ -1,0 +1,173 @@
+@lite-agent
+Feature: Tool naming (LA-NAME)
+  「工具名为 mcp__<server>__<tool>，例如 mcp__docs__search。服务器别名限 1–24 个字母、
+  数字、下划线或连字符，不能含 __；完整工具名限 64 个相同字符。无效名称、重名和无效 schema
+  使整个候选注册失败，释放连接。」
+
+  @LA-NAME-01
+  Scenario: an MCP tool is offered, authorized and listed as mcp__<server>__<tool>
+    Given a stdio MCP server "p" with tools "search"
+    And the mcpServers option declares "p" as "docs"
+    And the model calls "mcp__docs__search" with {"q": "x"}
+    When the host creates the agent
+    And the host sends "find it"
+    Then it succeeds
+    And the model was offered exactly the MCP tools "mcp__docs__search"
+    And the approval handler was asked for "mcp__docs__search"
+    And "p" received a call of the tool "search"
+    And list() shows "docs" with exactly the tools "mcp__docs__search"
+
+  @LA-NAME-02
+  Scenario Outline: a server alias has 1 to 24 characters (<alias> through <source>)
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared as "<alias>" through <source>
+    Then it <outcome>
+
+    Examples:
+      | alias                     | source                    | outcome                    |
+      |                           | register()                | fails with a "name" error  |
+      | a                         | register()                | succeeds                   |
+      | aaaaaaaaaaaaaaaaaaaaaaaa  | register()                | succeeds                   |
+      | aaaaaaaaaaaaaaaaaaaaaaaaa | register()                | fails with a "name" error  |
+      |                           | the mcpServers option     | fails with a "name" error  |
+      | aaaaaaaaaaaaaaaaaaaaaaaa  | the mcpServers option     | succeeds                   |
+      | aaaaaaaaaaaaaaaaaaaaaaaaa | the mcpServers option     | fails with a "name" error  |
+      | a                         | the project configuration | succeeds                   |
+      | aaaaaaaaaaaaaaaaaaaaaaaaa | the project configuration | fails with a "name" error  |
+
+  @LA-NAME-02
+  Scenario: a rejected alias starts nothing and asks nothing
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared as "aaaaaaaaaaaaaaaaaaaaaaaaa" through register()
+    Then it fails with a "name" error
+    And "h" was never contacted
+    And the approval handler was never asked anything
+    And list() is unchanged
+
+  @LA-NAME-03
+  Scenario Outline: an alias uses only letters, digits, "_" and "-" (<alias>)
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared as "<alias>" through register()
+    Then it <outcome>
+
+    Examples:
+      | alias    | outcome                   |
+      | Docs-1_x | succeeds                  |
+      | A        | succeeds                  |
+      | 9        | succeeds                  |
+      | -a       | succeeds                  |
+      | a.b      | fails with a "name" error |
+      | a b      | fails with a "name" error |
+      | a/b      | fails with a "name" error |
+      | a:b      | fails with a "name" error |
+      | a@b      | fails with a "name" error |
+
+  # Non-ASCII letters are refused (interpretation A-06).
+  @LA-NAME-03 @ambiguous:A-06
+  Scenario Outline: an alias with non-ASCII letters is refused (<alias>)
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared as "<alias>" through the mcpServers option
+    Then it fails with a "name" error
+
+    Examples:
+      | alias |
+      | 文档  |
+      | é     |
+
+  @LA-NAME-04
+  Scenario Outline: an alias never contains "__" (<alias>)
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared as "<alias>" through register()
+    Then it <outcome>
+
+    Examples:
+      | alias | outcome                   |
+      | a__b  | fails with a "name" error |
+      | __a   | fails with a "name" error |
+      | a__   | fails with a "name" error |
+      | ___   | fails with a "name" error |
+      | a_b   | succeeds                  |
+      | a_b_c | succeeds                  |
+
+  @LA-NAME-05
+  Scenario Outline: a full tool name has at most 64 characters (<alias>, <length>-character tool)
+    Given a stdio MCP server "p" with a tool whose name has <length> characters
+    When "p" is declared as "<alias>" through register()
+    Then it <outcome>
+
+    Examples:
+      | alias                    | length | outcome                   |
+      | docs                     | 53     | succeeds                  |
+      | docs                     | 54     | fails with a "name" error |
+      | abcdefghijklmnopqrstuvwx | 33     | succeeds                  |
+      | abcdefghijklmnopqrstuvwx | 34     | fails with a "name" error |
+
+  @LA-NAME-06
+  Scenario Outline: a tool name uses only letters, digits, "_" and "-" (<tool>)
+    Given a stdio MCP server "p" with tools "fine, <tool>"
+    When "p" is declared as "x" through register()
+    Then it <outcome>
+
+    Examples:
+      | tool        | outcome                   |
+      | get.weather | fails with a "name" error |
+      | a/b         | fails with a "name" error |
+      | a b         | fails with a "name" error |
+      | 工具        | fails with a "name" error |
+      | a:b         | fails with a "name" error |
+      | get-weather | succeeds                  |
+      | get_weather | succeeds                  |
+
+  @LA-NAME-07
+  Scenario Outline: one invalid tool name fails the whole server and releases it (<transport>)
+    Given <a transport> MCP server "p" with tools "ok, bad.name"
+    When "p" is declared as "x" through register()
+    Then it fails with a "name" error
+    And list() is unchanged
+    And every process of "p" has exited
+    When the host sends "hello"
+    Then the model was offered no MCP tools
+
+    Examples:
+      | transport | a transport |
+      | stdio     | a stdio     |
+      | http      | an HTTP     |
+
+  @LA-NAME-07
+  Scenario: one invalid tool name in the configuration keeps the whole server out
+    Given a stdio MCP server "p" with tools "ok, bad.name"
+    And the project configuration declares "p"
+    When the host creates the agent
+    And the host sends "hello"
+    Then "p" is reported failed
+    And the model was never offered any "mcp__p__*" tool
+    And every process of "p" has exited
+
+  @LA-NAME-08
+  Scenario Outline: a duplicate tool name fails the whole server (<case>)
+    Given a stdio MCP server "p" with tools "search, other, search" served <per page> per page
+    When "p" is declared as "x" through register()
+    Then it fails with a "name" error
+    And list() is unchanged
+    And every process of "p" has exited
+
+    Examples:
+      | case                | per page |
+      | on one page         | 3        |
+      | on different pages  | 2        |
+
+  @LA-NAME-09
+  Scenario: a full name already taken by another server fails the newcomer only
+    Given a stdio MCP server "one" with tools "_y"
+    And a stdio MCP server "two" with tools "y"
+    And the model calls "mcp__x___y" with {}
+    When "one" is declared as "x" through register()
+    Then it succeeds
+    When "two" is declared as "x_" through register()
+    Then it fails with a "name" error
+    And list() is unchanged
+    When the host sends "use it"
+    Then it succeeds
+    And the model was offered exactly the MCP tools "mcp__x___y"
+    And "one" received a call of the tool "_y"
+    And "two" received no call
