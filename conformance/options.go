@@ -2,12 +2,13 @@ package conformance
 
 import (
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/features"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -26,8 +27,9 @@ type Options struct {
 	// Seed shuffles the order of scenarios within each feature; 0 keeps
 	// file order, -1 picks a random seed.
 	Seed int64
-	// Progress, if set, receives one line per finished scenario.
-	Progress io.Writer
+	// OnResult, if set, is called as each scenario finishes, with the
+	// number finished so far and the number selected. Calls are serialized.
+	OnResult func(res ScenarioResult, done, total int)
 	// StepTimeout bounds every step; 0 means 20 s. Scenarios never wait
 	// longer than this for an event.
 	StepTimeout time.Duration
@@ -40,6 +42,17 @@ type Options struct {
 	T *testing.T
 	// ToolVersion is the harness version written in the report.
 	ToolVersion string
+	// Features replaces the embedded suite with another tree of feature
+	// files, run with the same steps (for extra suites and self-tests).
+	Features fs.FS
+}
+
+// featureTree returns the feature files to run and their directories.
+func (o Options) featureTree() (fs.FS, []string) {
+	if o.Features != nil {
+		return o.Features, []string{"."}
+	}
+	return features.FS, features.Dirs
 }
 
 // withDefaults fills in defaults and validates the options.
@@ -78,4 +91,5 @@ const Version = "0.1.0"
 // tag expression, or a selection without scenarios.
 type UsageError struct{ Msg string }
 
+// Error implements the error interface.
 func (e *UsageError) Error() string { return "conformance: " + e.Msg }

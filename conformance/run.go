@@ -14,7 +14,6 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
-	"github.com/mcpconform/mcpconform/features"
 )
 
 // Run runs the selected scenarios of the suite against opts.Target and
@@ -31,7 +30,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("conformance: the target cannot describe itself: %w", err)
 	}
-	all, err := Scenarios()
+	fsys, dirs := opts.featureTree()
+	all, err := scenariosIn(fsys, dirs)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		ScenarioInitializer: r.initScenario,
 		Options: &godog.Options{
 			Format: "progress", Output: io.Discard, NoColors: true,
-			FS: features.FS, Paths: features.Dirs, Tags: tags,
+			FS: fsys, Paths: dirs, Tags: tags,
 			Concurrency: opts.Concurrency, Randomize: opts.Seed, Strict: true,
 			TestingT: opts.T, DefaultContext: ctx,
 		},
@@ -119,6 +119,7 @@ type runner struct {
 	byID map[string]Scenario
 
 	mu      sync.Mutex
+	done    int
 	results map[string]*ScenarioResult
 	worlds  map[*world]bool // worlds not yet closed
 }
@@ -210,8 +211,11 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 	r.mu.Lock()
 	delete(r.worlds, w)
 	r.mu.Unlock()
-	if r.opts.Progress != nil && res != nil {
-		fmt.Fprintf(r.opts.Progress, "%-9s %s:%d %s %v\n", strings.ToUpper(string(res.Status)), res.Feature, res.Line, res.Name, res.Rules)
+	if r.opts.OnResult != nil && res != nil {
+		r.mu.Lock()
+		r.done++
+		r.opts.OnResult(*res, r.done, len(r.byID))
+		r.mu.Unlock()
 	}
 }
 

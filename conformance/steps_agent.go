@@ -81,23 +81,23 @@ func (w *world) registers(ctx context.Context, name, alias, timeoutMs string) er
 	return w.register(ctx, alias, e)
 }
 
-// register registers an entry, remembering list() before.
+// register registers an entry.
 func (w *world) register(ctx context.Context, alias string, entry json.RawMessage) error {
-	if err := w.needAgent(); err != nil {
-		return err
-	}
-	if err := w.snapshotList(ctx); err != nil {
-		return err
-	}
-	sctx, cancel := w.stepCtx(ctx)
-	defer cancel()
-	err := w.agent.Register(sctx, alias, entry)
-	w.last = &outcome{what: fmt.Sprintf("registering %q", alias), err: err}
-	return nil
+	return w.changeRegistry(ctx, fmt.Sprintf("registering %q", alias), func(ctx context.Context) error {
+		return w.agent.Register(ctx, alias, entry)
+	})
 }
 
 // unregisters: When the host unregisters "search"
 func (w *world) unregisters(ctx context.Context, alias string) error {
+	return w.changeRegistry(ctx, fmt.Sprintf("unregistering %q", alias), func(ctx context.Context) error {
+		return w.agent.Unregister(ctx, alias)
+	})
+}
+
+// changeRegistry runs a registry change as the scenario's outcome,
+// remembering list() before it for "list() is unchanged".
+func (w *world) changeRegistry(ctx context.Context, what string, change func(context.Context) error) error {
 	if err := w.needAgent(); err != nil {
 		return err
 	}
@@ -106,8 +106,7 @@ func (w *world) unregisters(ctx context.Context, alias string) error {
 	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	err := w.agent.Unregister(sctx, alias)
-	w.last = &outcome{what: fmt.Sprintf("unregistering %q", alias), err: err}
+	w.last = &outcome{what: what, err: change(sctx)}
 	return nil
 }
 

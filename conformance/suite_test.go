@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 func TestReferenceConforms(t *testing.T) {
 	rep, err := conformance.Run(context.Background(), conformance.Options{
 		Target:   refadapter.Target{},
-		Progress: progressFor(t),
+		OnResult: progressFor(t),
 		Seed:     -1,
 	})
 	if err != nil {
@@ -28,10 +29,12 @@ func TestReferenceConforms(t *testing.T) {
 	t.Logf("summary: %+v", rep.Summary)
 }
 
-// progressFor prints scenario lines when -v is set.
-func progressFor(t *testing.T) *os.File {
-	if testing.Verbose() {
-		return os.Stderr
+// progressFor prints a line per scenario when -v is set.
+func progressFor(t *testing.T) func(conformance.ScenarioResult, int, int) {
+	if !testing.Verbose() {
+		return nil
 	}
-	return nil
+	return func(r conformance.ScenarioResult, done, total int) {
+		fmt.Fprintf(os.Stderr, "[%d/%d] %-9s %s:%d %s\n", done, total, r.Status, r.Feature, r.Line, r.Name)
+	}
 }

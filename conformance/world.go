@@ -265,7 +265,11 @@ func (w *world) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if w.agent != nil {
-		_ = closeWithin(ctx, w.agent)
+		// A conforming close returns promptly; one that hangs is the
+		// scenario's failure, not a reason to hold the run.
+		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+		_ = closeWithin(cctx, w.agent)
+		ccancel()
 	}
 	if w.bg != nil {
 		select {

@@ -1,5 +1,51 @@
 package main
 
-import "io"
+import (
+	"context"
+	"fmt"
+	"io"
 
-func runCLI(args []string, stdout, stderr io.Writer) int { return 0 }
+	"github.com/mcpconform/mcpconform/conformance"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0 // every selected scenario passed (or was skipped)
+	exitFailure = 1 // a scenario failed, was undefined or pending
+	exitUsage   = 2 // bad flags, unknown rule, empty selection
+)
+
+const usage = `usage: mcpconform <command> [flags]
+
+commands:
+  run       run the conformance suite against an implementation
+  list      list the rules of the catalog
+  explain   explain one rule: its statement, seed sentence and scenarios
+  version   print the version
+
+Run "mcpconform <command> -h" for the flags of a command.
+`
+
+// runCLI dispatches a command line and returns the exit code.
+func runCLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "list":
+		return cmdList(args[1:], stdout, stderr)
+	case "explain":
+		return cmdExplain(args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "mcpconform %s\n", conformance.Version)
+		return exitOK
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "mcpconform: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}

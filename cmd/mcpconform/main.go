@@ -1,17 +1,23 @@
 // Command mcpconform runs the MCP host conformance suite against an
-// implementation, lists and explains the rule catalog, and doubles as the
-// stdio fake MCP server that scenarios ask implementations to spawn.
+// implementation, and lists and explains the rule catalog.
+//
+//	mcpconform run [--target T] [--rules ID,...] [--tags EXPR] [--format pretty|json|junit] [--out DIR] [--concurrency N]
+//	mcpconform list [--json]
+//	mcpconform explain ID
+//
+// It also serves as the stdio fake MCP server that scenarios hand to the
+// implementation under test to spawn (a hidden subcommand, see
+// package conformance).
 package main
 
 import (
+	"context"
 	"os"
-
-	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"os/signal"
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == mcpfake.Subcommand {
-		os.Exit(mcpfake.RunStdio(os.Args[2:]))
-	}
-	os.Exit(runCLI(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(runCLI(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }

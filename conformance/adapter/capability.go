@@ -38,3 +38,9 @@ const (
 	// CapClock: the implementation's timers can be driven by the runner.
 	CapClock Capability = "clock"
 )
+
+// Capabilities lists every capability of the contract, in a stable order.
+var Capabilities = []Capability{
+	CapHome, CapListNormalize, CapSubagent, CapSandbox, CapDryRun, CapProjection,
+	CapContextRef, CapSessionDump, CapLogSinks, CapConcurrencyPolicy, CapInputRequired, CapClock,
+}

@@ -18,7 +18,7 @@ Feature: Tool naming (LA-NAME)
     And list() shows "docs" with exactly the tools "mcp__docs__search"
 
   @LA-NAME-02
-  Scenario Outline: a server alias has 1 to 24 characters (<alias> through <source>)
+  Scenario Outline: a server alias has 1 to 24 characters ("<alias>" through <source>)
     Given an HTTP MCP server "h" with tools "search"
     When "h" is declared as "<alias>" through <source>
     Then it <outcome>
@@ -45,7 +45,7 @@ Feature: Tool naming (LA-NAME)
     And list() is unchanged
 
   @LA-NAME-03
-  Scenario Outline: an alias uses only letters, digits, "_" and "-" (<alias>)
+  Scenario Outline: an alias uses only letters, digits, "_" and "-" ("<alias>")
     Given an HTTP MCP server "h" with tools "search"
     When "h" is declared as "<alias>" through register()
     Then it <outcome>

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/spec"
+)
+
+// run runs the CLI in-process.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = runCLI(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"no command", nil, exitUsage, "usage"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
+		{"unknown rule", []string{"run", "--rules", "LA-NOPE-99"}, exitUsage, "unknown rule ID"},
+		{"empty selection", []string{"run", "--tags", "@nothing-has-this"}, exitUsage, "no scenario matches"},
+		{"bad format", []string{"run", "--format", "yaml"}, exitUsage, "--format"},
+		{"bad target", []string{"run", "--target", "martian"}, exitUsage, "unknown target"},
+		{"unknown mutation", []string{"run", "--target", "reference+mutate=LA-X/y"}, exitUsage, "unknown mutation"},
+		{"passing selection", []string{"run", "--rules", "LA-CFG-13", "--out", dir}, exitOK, "PASS"},
+		{"failing mutant", []string{"run", "--rules", "LA-NAME-02", "--target", "reference+mutate=LA-NAME-02/alias-25-characters"}, exitFailure, "FAIL"},
+		{"explain unknown", []string{"explain", "LA-NOPE-01"}, exitUsage, "unknown rule"},
+		{"explain", []string{"explain", "LA-NAME-02"}, exitOK, "服务器别名限 1–24 个"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := run(t, tt.args...)
+			if code != tt.code || !strings.Contains(out+errs, tt.says) {
+				t.Errorf("exit %d, want %d mentioning %q\nstdout: %s\nstderr: %s", code, tt.code, tt.says, out, errs)
+			}
+		})
+	}
+}
+
+func TestListJSONHoldsEveryRule(t *testing.T) {
+	code, out, _ := run(t, "list", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var rows []ruleRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 240 || len(rows) != len(spec.Rules()) {
+		t.Errorf("%d rules listed, want 240", len(rows))
+	}
+	for _, r := range rows {
+		if r.ID == "LA-NAME-02" && r.Scenarios == 0 {
+			t.Error("LA-NAME-02 has no scenario count")
+		}
+	}
+}
+
+func TestReportFormats(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errs := run(t, "run", "--rules", "LA-CFG-13,LA-CFG-05", "--format", "json", "--out", dir); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var rep struct {
+		Schema    int `json:"schema"`
+		Tool      struct{ Version string }
+		Target    struct{ Name, Version string }
+		Summary   struct{ Passed, Failed, Skipped, Undefined int }
+		Scenarios []struct {
+			Name, Feature, Status, Error string
+			Rules                        []string
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schema != 1 || rep.Tool.Version == "" || rep.Target.Name == "" || rep.Summary.Passed != 2 || len(rep.Scenarios) != 2 {
+		t.Errorf("report: %s", data)
+	}
+
+	if code, _, _ := run(t, "run", "--rules", "LA-NAME-02", "--format", "junit", "--out", dir,
+		"--target", "reference+mutate=LA-NAME-02/alias-25-characters"); code != exitFailure {
+		t.Fatalf("exit %d, want %d", code, exitFailure)
+	}
+	data, err = os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Failures == 0 || len(doc.Suites) == 0 || !strings.HasPrefix(doc.Suites[0].Cases[0].Name, "[LA-NAME-02]") {
+		t.Errorf("junit: %s", data)
+	}
+}

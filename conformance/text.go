@@ -1,0 +1,60 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/spec"
+)
+
+// WriteText writes a report for people: every scenario that did not pass,
+// with the rules it checks (their statement and the seed sentence), the
+// failing step with Expected and Actual, and the tail of the wire log;
+// then the summary line.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mcpconform %s against %s %s (adapter %s)\n", r.Tool.Version, r.Target.Name, r.Target.Version, r.Target.Adapter)
+	for _, s := range r.Scenarios {
+		if s.Status == StatusPassed || s.Status == StatusSkipped {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s %s:%d %s\n", strings.ToUpper(string(s.Status)), s.Feature, s.Line, s.Name)
+		for _, id := range s.Rules {
+			if rule, ok := spec.Lookup(id); ok {
+				fmt.Fprintf(&b, "  %s %s: %s\n", rule.ID, rule.Strength, rule.Statement)
+				fmt.Fprintf(&b, "    seed %s line %s: 「%s」\n", rule.Source.Seed, rule.Source.Lines, strings.Join(rule.Source.Quotes, "」「"))
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSpace(s.Error), "\n") {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+		if len(s.Evidence) > 0 {
+			b.WriteString("  wire log:\n")
+			for _, e := range s.Evidence {
+				fmt.Fprintf(&b, "    %s\n", e)
+			}
+		}
+	}
+	skipped := map[string]int{}
+	for _, s := range r.Scenarios {
+		if s.Status == StatusSkipped {
+			skipped[s.Error]++
+		}
+	}
+	if len(skipped) > 0 {
+		b.WriteString("\nskipped:\n")
+		for reason, n := range skipped {
+			fmt.Fprintf(&b, "  %d: %s\n", n, reason)
+		}
+	}
+	sum := r.Summary
+	verdict := "PASS"
+	if !r.OK() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&b, "\n%s: %d scenarios: %d passed, %d failed, %d undefined, %d pending, %d skipped\n",
+		verdict, len(r.Scenarios), sum.Passed, sum.Failed, sum.Undefined, sum.Pending, sum.Skipped)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
