@@ -11,12 +11,14 @@ import (
 )
 
 // TestReferenceConforms runs the whole suite against the reference,
-// in-process, with every scenario as a subtest.
+// in-process, in random order, with every scenario as a subtest
+// (go test -run 'TestReferenceConforms/alias' runs some of them).
 func TestReferenceConforms(t *testing.T) {
 	rep, err := conformance.Run(context.Background(), conformance.Options{
 		Target:   refadapter.Target{},
 		OnResult: progressFor(t),
 		Seed:     -1,
+		T:        t,
 	})
 	if err != nil {
 		t.Fatal(err)
