@@ -194,6 +194,10 @@ func (r *runner) stepDone(w *world, res *ScenarioResult, st *godog.Step, status 
 		return
 	}
 	switch status {
+	case godog.StepSkipped:
+		if w.skipReason != "" {
+			res.Status, res.Step, res.Error = StatusSkipped, st.Text, w.skipReason
+		}
 	case godog.StepFailed, godog.StepAmbiguous:
 		res.Status, res.Step = StatusFailed, st.Text
 		res.Error = fmt.Sprintf("step %q: %v", st.Text, err)
@@ -234,18 +238,21 @@ func (r *runner) closeLeftovers() {
 	}
 }
 
-// evidence is the tail of the world's record log, for a failure report.
+// evidence is the tail of the world's record log and what the adapter can
+// say about itself, for a failure report.
 func (w *world) evidence() []string {
-	if w.log == nil {
-		return nil
-	}
-	rs := w.log.Records()
-	if len(rs) > 40 {
-		rs = rs[len(rs)-40:]
-	}
 	var out []string
-	for _, rec := range rs {
-		out = append(out, describe(rec))
+	if w.log != nil {
+		rs := w.log.Records()
+		if len(rs) > 40 {
+			rs = rs[len(rs)-40:]
+		}
+		for _, rec := range rs {
+			out = append(out, describe(rec))
+		}
+	}
+	if d, ok := w.adapter.(adapter.Diagnoser); ok {
+		out = append(out, d.Diagnostics()...)
 	}
 	return out
 }

@@ -34,16 +34,21 @@ func (w *world) sends(ctx context.Context, prompt string) error {
 	if err := w.needAgent(); err != nil {
 		return err
 	}
+	if err := w.need(adapter.OpSend); err != nil {
+		return err
+	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	_, err := w.agent.Send(sctx, prompt)
-	w.last = &outcome{what: fmt.Sprintf("sending %q", prompt), err: err}
-	return nil
+	return w.settle(fmt.Sprintf("sending %q", prompt), err)
 }
 
 // sendsInBackground: When the host sends "go" in the background
 func (w *world) sendsInBackground(ctx context.Context, prompt string) error {
 	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpSend); err != nil {
 		return err
 	}
 	if w.bg != nil {
@@ -83,22 +88,25 @@ func (w *world) registers(ctx context.Context, name, alias, timeoutMs string) er
 
 // register registers an entry.
 func (w *world) register(ctx context.Context, alias string, entry json.RawMessage) error {
-	return w.changeRegistry(ctx, fmt.Sprintf("registering %q", alias), func(ctx context.Context) error {
+	return w.changeRegistry(ctx, adapter.OpRegister, fmt.Sprintf("registering %q", alias), func(ctx context.Context) error {
 		return w.agent.Register(ctx, alias, entry)
 	})
 }
 
 // unregisters: When the host unregisters "search"
 func (w *world) unregisters(ctx context.Context, alias string) error {
-	return w.changeRegistry(ctx, fmt.Sprintf("unregistering %q", alias), func(ctx context.Context) error {
+	return w.changeRegistry(ctx, adapter.OpUnregister, fmt.Sprintf("unregistering %q", alias), func(ctx context.Context) error {
 		return w.agent.Unregister(ctx, alias)
 	})
 }
 
 // changeRegistry runs a registry change as the scenario's outcome,
 // remembering list() before it for "list() is unchanged".
-func (w *world) changeRegistry(ctx context.Context, what string, change func(context.Context) error) error {
+func (w *world) changeRegistry(ctx context.Context, op adapter.Operation, what string, change func(context.Context) error) error {
 	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(op); err != nil {
 		return err
 	}
 	if err := w.snapshotList(ctx); err != nil {
@@ -106,8 +114,7 @@ func (w *world) changeRegistry(ctx context.Context, what string, change func(con
 	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	w.last = &outcome{what: what, err: change(sctx)}
-	return nil
+	return w.settle(what, change(sctx))
 }
 
 // closesAgent: When the host closes the agent
@@ -115,16 +122,20 @@ func (w *world) closesAgent(ctx context.Context) error {
 	if err := w.needAgent(); err != nil {
 		return err
 	}
+	if err := w.need(adapter.OpClose); err != nil {
+		return err
+	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	err := closeWithin(sctx, w.agent)
-	w.last = &outcome{what: "closing the agent", err: err}
-	return nil
+	return w.settle("closing the agent", closeWithin(sctx, w.agent))
 }
 
 // lists: When the host lists the servers [N times]
 func (w *world) lists(ctx context.Context, n string) error {
 	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpList); err != nil {
 		return err
 	}
 	times := max(atoi(n), 1)
@@ -137,8 +148,7 @@ func (w *world) lists(ctx context.Context, n string) error {
 			break
 		}
 	}
-	w.last = &outcome{what: "listing the servers", err: err}
-	return nil
+	return w.settle("listing the servers", err)
 }
 
 // declaredThrough: When "h" is declared as "alias" through register()

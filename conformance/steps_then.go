@@ -215,6 +215,9 @@ func (w *world) list(ctx context.Context) ([]adapter.ServerStatus, error) {
 	if err := w.needAgent(); err != nil {
 		return nil, err
 	}
+	if err := w.need(adapter.OpList); err != nil {
+		return nil, err
+	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	l, err := w.agent.List(sctx)
@@ -287,6 +290,10 @@ func (w *world) listToolCount(ctx context.Context, name string, n int) error {
 
 // listSourceStatus: Then list() shows "g" from the "global" source with status "connected"
 func (w *world) listSourceStatus(ctx context.Context, name, source, status string) error {
+	if !w.info.Supports(adapter.CapListNormalize) {
+		w.skipReason = fmt.Sprintf("the adapter does not declare the capability %q", adapter.CapListNormalize)
+		return godog.ErrSkip
+	}
 	l, err := w.list(ctx)
 	if err != nil {
 		return err
@@ -300,6 +307,9 @@ func (w *world) listSourceStatus(ctx context.Context, name, source, status strin
 // listUnchanged: Then list() is unchanged — equal to list() before the last
 // registry change.
 func (w *world) listUnchanged(ctx context.Context) error {
+	if err := w.need(adapter.OpList); err != nil {
+		return err
+	}
 	if !w.listTaken {
 		return fmt.Errorf("list() was not captured before a registry change")
 	}
@@ -395,7 +405,7 @@ func (w *world) isReportedFailed(ctx context.Context, name string) error {
 	if len(w.host.errorEvents(name)) > 0 {
 		return w.expect(true, "", "")
 	}
-	if w.info.Supports(adapter.CapListNormalize) {
+	if w.info.Supports(adapter.CapListNormalize) && w.info.Implements(adapter.OpList) {
 		l, err := w.list(ctx)
 		if err != nil {
 			return err

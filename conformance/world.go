@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -51,7 +53,8 @@ type world struct {
 	bg         *background            // a send running in the background
 	snapshots  map[string]fileState   // configuration files as written
 
-	assertions int // how many checks the steps made
+	assertions int    // how many checks the steps made
+	skipReason string // why a step skipped the scenario
 	closed     bool
 }
 
@@ -203,11 +206,33 @@ func (w *world) openAdapter(ctx context.Context) error {
 	return nil
 }
 
+// need skips the scenario when the adapter does not implement op.
+func (w *world) need(op adapter.Operation) error {
+	if w.info.Implements(op) {
+		return nil
+	}
+	w.skipReason = fmt.Sprintf("the adapter does not implement the operation %s", op)
+	return godog.ErrSkip
+}
+
+// settle makes err the outcome "it" refers to, unless it is the adapter's
+// own failure: that fails the step, whatever the scenario expected.
+func (w *world) settle(what string, err error) error {
+	if adapter.IsFailure(err) {
+		return err
+	}
+	w.last = &outcome{what: what, err: err}
+	return nil
+}
+
 // createAgent writes the configuration and builds the agent; the result is
 // the outcome.
 func (w *world) createAgent(ctx context.Context) error {
 	if w.agent != nil {
 		return errors.New("the scenario creates the agent twice")
+	}
+	if err := w.need(adapter.OpCreate); err != nil {
+		return err
 	}
 	if err := w.writeConfigs(); err != nil {
 		return err
@@ -224,11 +249,10 @@ func (w *world) createAgent(ctx context.Context) error {
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	agent, err := w.adapter.NewAgent(sctx, opts, w.host)
-	w.last = &outcome{what: "creating the agent", err: err}
 	if err == nil {
 		w.agent = agent
 	}
-	return nil
+	return w.settle("creating the agent", err)
 }
 
 // needAgent fails the step when the agent does not exist.
@@ -242,8 +266,12 @@ func (w *world) needAgent() error {
 	return nil
 }
 
-// snapshotList remembers list() before a registry change.
+// snapshotList remembers list() before a registry change, when the adapter
+// can list.
 func (w *world) snapshotList(ctx context.Context) error {
+	if !w.info.Implements(adapter.OpList) {
+		return nil
+	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	l, err := w.agent.List(sctx)
@@ -264,7 +292,7 @@ func (w *world) close() {
 	w.closed = true
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if w.agent != nil {
+	if w.agent != nil && w.info.Implements(adapter.OpClose) {
 		// A conforming close returns promptly; one that hangs is the
 		// scenario's failure, not a reason to hold the run.
 		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)

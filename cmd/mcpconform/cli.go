@@ -21,6 +21,7 @@ commands:
   run       run the conformance suite against an implementation
   list      list the rules of the catalog
   explain   explain one rule: its statement, seed sentence and scenarios
+  adapter   serve the reference over the adapter protocol, or check an adapter
   version   print the version
 
 Run "mcpconform <command> -h" for the flags of a command.
@@ -39,6 +40,8 @@ func runCLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdList(args[1:], stdout, stderr)
 	case "explain":
 		return cmdExplain(args[1:], stdout, stderr)
+	case "adapter":
+		return cmdAdapter(ctx, args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "mcpconform %s\n", conformance.Version)
 		return exitOK

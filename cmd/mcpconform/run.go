@@ -17,7 +17,7 @@ import (
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", "reference", `the implementation under test: "reference", or "reference+mutate=MUTATION[,...]" to see a deliberately broken reference fail`)
+	target := fs.String("target", "reference", `the implementation under test: "reference" (built in), "reference+mutate=MUTATION[,...]" (a deliberately broken reference), "cmd:<adapter command line>" or "file:<adapter.json>" (spec/adapter-protocol.md)`)
 	rules := fs.String("rules", "", "run only scenarios of these rule IDs, comma separated")
 	tags := fs.String("tags", "", `run only scenarios matching this godog tag expression, e.g. "@lite-agent && ~@slow"`)
 	format := fs.String("format", "pretty", "report format: pretty, json (writes DIR/report.json) or junit (writes DIR/junit.xml)")

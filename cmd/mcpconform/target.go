@@ -1,17 +1,41 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
+	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
 	"github.com/mcpconform/mcpconform/reference"
 )
 
-// parseTarget turns a --target value into a target.
+// parseTarget turns a --target value into a target:
+//
+//	reference                      the built-in reference, in-process
+//	reference+mutate=M[,M...]      the reference with deliberate breakage
+//	cmd:<command line>             an adapter program (spec/adapter-protocol.md)
+//	file:<adapter.json>            the same, described by a file:
+//	                               {"command": ["node", "a.mjs"], "env": {"K": "V"}}
 func parseTarget(s string) (adapter.Target, error) {
+	if line, ok := strings.CutPrefix(s, "cmd:"); ok {
+		argv, err := splitCommandLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %v", s, err)
+		}
+		if len(argv) == 0 {
+			return nil, fmt.Errorf("%q: the command line is empty", s)
+		}
+		return &rpcadapter.Target{Command: argv}, nil
+	}
+	if path, ok := strings.CutPrefix(s, "file:"); ok {
+		return targetFile(path)
+	}
 	name, params, _ := strings.Cut(s, "+")
 	switch name {
 	case "reference":
@@ -32,7 +56,94 @@ func parseTarget(s string) (adapter.Target, error) {
 		}
 		return t, nil
 	}
-	return nil, fmt.Errorf("unknown target %q: use \"reference\"", s)
+	return nil, fmt.Errorf("unknown target %q: use \"reference\", \"cmd:<command line>\" or \"file:<adapter.json>\"", s)
+}
+
+// targetFile reads an adapter description.
+func targetFile(path string) (adapter.Target, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Command json.RawMessage   `json:"command"`
+		Env     map[string]string `json:"env"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %v (expected {\"command\": [...], \"env\": {...}})", path, err)
+	}
+	var argv []string
+	if err := json.Unmarshal(f.Command, &argv); err != nil {
+		var line string
+		if json.Unmarshal(f.Command, &line) != nil {
+			return nil, fmt.Errorf("%s: \"command\" must be an array of strings or a command line", path)
+		}
+		if argv, err = splitCommandLine(line); err != nil {
+			return nil, fmt.Errorf("%s: command: %v", path, err)
+		}
+	}
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("%s: \"command\" is empty", path)
+	}
+	// A relative program is relative to the file, so the file can live
+	// beside its adapter.
+	if strings.HasPrefix(argv[0], "./") || strings.HasPrefix(argv[0], "../") {
+		argv[0] = filepath.Join(filepath.Dir(path), argv[0])
+	}
+	return &rpcadapter.Target{Command: argv, Env: f.Env}, nil
+}
+
+// splitCommandLine splits a command line into words the way a POSIX shell
+// would for plain words, single quotes, double quotes and backslashes; it
+// expands nothing.
+func splitCommandLine(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated single quote at byte %d", i)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unterminated double quote")
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
 }
 
 func mutationNames() []string {

@@ -22,6 +22,13 @@ type Adapter interface {
 	Close() error
 }
 
+// Diagnoser is implemented by adapters that can say more about a failing
+// scenario: the tail of an adapter process's stderr, its last protocol
+// messages, why it broke. The runner adds it to the scenario's evidence.
+type Diagnoser interface {
+	Diagnostics() []string
+}
+
 // A Target opens adapters. The runner calls [Target.Open] once per scenario
 // world, so a target may start a fresh process each time or reuse one.
 type Target interface {

@@ -79,8 +79,29 @@ func Errorf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }
 
-// KindOf returns the kind of err: its [*Error] kind, or [KindInternal] for
-// any other non-nil error, or "" for nil.
+// Failure is the adapter's own failure, as opposed to an error of the
+// implementation it drives: the adapter process died, hung, broke the
+// protocol or answered nonsense. It has no [Kind]; a scenario that meets
+// one fails, whatever it expected.
+type Failure struct {
+	// Op is what the runner was doing, e.g. "agent/send".
+	Op string
+	// Reason says what went wrong.
+	Reason string
+}
+
+// Error implements the error interface.
+func (f *Failure) Error() string { return "adapter failure during " + f.Op + ": " + f.Reason }
+
+// IsFailure reports whether err is or wraps a [*Failure].
+func IsFailure(err error) bool {
+	var f *Failure
+	return errors.As(err, &f)
+}
+
+// KindOf returns the kind of err: its [*Error] kind, [KindInternal] for any
+// other error, and "" for nil or an adapter [*Failure] (which matches no
+// kind).
 func KindOf(err error) Kind {
 	if err == nil {
 		return ""
@@ -88,6 +109,9 @@ func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind
+	}
+	if IsFailure(err) {
+		return ""
 	}
 	return KindInternal
 }

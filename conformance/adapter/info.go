@@ -22,7 +22,31 @@ type Info struct {
 	Systems []System `json:"systems"`
 	// Capabilities lists the optional capabilities the adapter supports.
 	Capabilities []Capability `json:"capabilities"`
+	// Operations lists the agent operations the adapter implements. A
+	// scenario step that needs another one is skipped, naming it.
+	Operations []Operation `json:"operations"`
 }
+
+// Operation names an agent operation of the contract, as the adapter
+// protocol spells it.
+type Operation string
+
+// The operations of an [Agent], and [Adapter.NewAgent].
+const (
+	OpCreate     Operation = "agent/create"
+	OpSend       Operation = "agent/send"
+	OpRegister   Operation = "agent/register"
+	OpUnregister Operation = "agent/unregister"
+	OpList       Operation = "agent/list"
+	OpAwaitIdle  Operation = "agent/awaitIdle"
+	OpClose      Operation = "agent/close"
+)
+
+// Operations lists every operation, in a stable order.
+var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose}
+
+// Implements reports whether the adapter declared operation op.
+func (i Info) Implements(op Operation) bool { return slices.Contains(i.Operations, op) }
 
 // Implementation names an implementation under test and its version.
 type Implementation struct {

@@ -41,6 +41,7 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 		Implementation: adapter.Implementation{Name: name, Version: reference.Version},
 		Systems:        []adapter.System{adapter.LiteAgent},
 		Capabilities:   []adapter.Capability{adapter.CapHome, adapter.CapListNormalize},
+		Operations:     adapter.Operations,
 	}, nil
 }
 

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestMain lets the test binary serve as `mcpconform adapter ...`, so that
+// targets can name it as their adapter command.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "adapter" {
+		os.Exit(runCLI(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func self(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+func TestAdapterCheckOfServeReference(t *testing.T) {
+	code, out, errs := run(t, "adapter", "check", "--target", "cmd:"+self(t)+" adapter serve-reference")
+	if code != exitOK || !strings.Contains(out, "all 15 checks passed") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+func TestAdapterCheckReportsABrokenAdapter(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "mute.sh") // reads everything, answers nothing
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec cat >/dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "adapter", "check", "--target", "cmd:"+script)
+	if code != exitFailure || !strings.Contains(out, "FAILED  handshake") || !strings.Contains(out, "closed its stdout") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+func TestRunThroughTheProtocol(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "adapter.json")
+	if err := os.WriteFile(cfg, []byte(`{"command": ["`+self(t)+`", "adapter", "serve-reference"], "env": {"X_ADAPTER": "1"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"cmd:" + self(t) + " adapter serve-reference", "file:" + cfg} {
+		code, out, errs := run(t, "run", "--rules", "LA-CFG-13,LA-NAME-04", "--target", target)
+		if code != exitOK || !strings.Contains(out, "PASS: 7 scenarios: 7 passed") {
+			t.Errorf("%s: exit %d\n%s\n%s", target, code, out, errs)
+		}
+	}
+	code, out, _ := run(t, "run", "--rules", "LA-NAME-02", "--target", "cmd:"+self(t)+" adapter serve-reference --mutate "+"LA-NAME-02/alias-25-characters")
+	if code != exitFailure || !strings.Contains(out, "FAILED lite-agent/naming.feature") {
+		t.Errorf("a mutated reference behind the protocol: exit %d\n%s", code, out)
+	}
+}
+
+func TestTargetSyntax(t *testing.T) {
+	tests := []struct {
+		in   string
+		argv []string
+		bad  string
+	}{
+		{"node a.mjs --x", []string{"node", "a.mjs", "--x"}, ""},
+		{`node 'my adapter.mjs' "--name=a b" c\ d`, []string{"node", "my adapter.mjs", "--name=a b", "c d"}, ""},
+		{`say "it's \"quoted\""`, []string{"say", `it's "quoted"`}, ""},
+		{`''`, []string{""}, ""},
+		{`unterminated 'quote`, nil, "unterminated single quote"},
+		{`unterminated "quote`, nil, "unterminated double quote"},
+	}
+	for _, tt := range tests {
+		argv, err := splitCommandLine(tt.in)
+		if tt.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.bad) {
+				t.Errorf("%q: %v, want an error about %q", tt.in, err, tt.bad)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(argv, tt.argv) {
+			t.Errorf("%q: %q %v, want %q", tt.in, argv, err, tt.argv)
+		}
+	}
+	for _, bad := range []string{"cmd:", "cmd:   ", "file:/no/such/file.json", "nonsense"} {
+		if _, err := parseTarget(bad); err == nil {
+			t.Errorf("parseTarget(%q) accepted it", bad)
+		}
+	}
+}

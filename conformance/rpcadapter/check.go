@@ -1,0 +1,345 @@
+package rpcadapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+)
+
+// Verdict is the outcome of one adapter check.
+type Verdict string
+
+// The verdicts of [Check].
+const (
+	CheckOK      Verdict = "ok"
+	CheckFailed  Verdict = "FAILED"
+	CheckSkipped Verdict = "skipped"
+)
+
+// CheckResult is one check of [Check].
+type CheckResult struct {
+	Check   string
+	Verdict Verdict
+	Detail  string
+}
+
+// bogusMethod is a method no adapter implements.
+const bogusMethod = "mcpconform/no-such-method"
+
+// checkHost answers host/* requests during a check and remembers them.
+type checkHost struct {
+	mu     sync.Mutex
+	models []adapter.ModelRequest
+	hang   bool // host/model never answers until cancelled
+}
+
+func (h *checkHost) Model(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {
+	h.mu.Lock()
+	h.models = append(h.models, req)
+	hang := h.hang
+	h.mu.Unlock()
+	if hang {
+		<-ctx.Done()
+		return adapter.ModelResponse{}, ctx.Err()
+	}
+	return adapter.ModelResponse{Text: "done"}, nil
+}
+
+func (h *checkHost) Approve(context.Context, adapter.ApprovalRequest) (adapter.Decision, error) {
+	return adapter.Allow, nil
+}
+
+func (h *checkHost) Event(context.Context, adapter.Event) {}
+
+// Check sends every message type of the protocol to the adapter once and
+// reports what it gets wrong: the handshake's fields, refusing an unknown
+// protocol version, unknown methods, each declared operation with valid
+// and invalid input and the error kinds it answers, host callbacks,
+// cancellation and shutdown. Every message is also checked against the
+// protocol's JSON Schemas.
+func Check(ctx context.Context, t *Target) []CheckResult {
+	var results []CheckResult
+	add := func(name string, v Verdict, format string, args ...any) {
+		results = append(results, CheckResult{Check: name, Verdict: v, Detail: fmt.Sprintf(format, args...)})
+	}
+	schemas, err := LoadSchemas()
+	if err != nil {
+		add("schemas", CheckFailed, "the protocol schemas do not load: %v", err)
+		return results
+	}
+	var smu sync.Mutex
+	var invalid []string
+	observed := &Target{Command: t.Command, Env: t.Env, HandshakeTimeout: t.HandshakeTimeout}
+	observed.Observe = func(tr Traffic) {
+		if tr.Method == bogusMethod {
+			return // the deliberately unknown method has no schema
+		}
+		if err := schemas.Validate(tr); err != nil {
+			dir := "received"
+			if tr.Sent {
+				dir = "sent"
+			}
+			smu.Lock()
+			invalid = append(invalid, dir+": "+err.Error())
+			smu.Unlock()
+		}
+	}
+	dir, err := os.MkdirTemp("", "mcpconform-check-")
+	if err != nil {
+		add("setup", CheckFailed, "%v", err)
+		return results
+	}
+	defer os.RemoveAll(dir)
+	env := adapter.Env{Dir: dir, Environ: append(os.Environ(), "HOME="+dir)}
+
+	// The handshake.
+	p, err := observed.open(ctx, env)
+	if err != nil {
+		add("handshake", CheckFailed, "%v", err)
+		return results
+	}
+	info := p.info
+	var problems []string
+	if len(info.Systems) == 0 {
+		problems = append(problems, "no systems")
+	}
+	for _, s := range info.Systems {
+		if s != adapter.LiteAgent && s != adapter.Blade {
+			problems = append(problems, fmt.Sprintf("unknown system %q", s))
+		}
+	}
+	for _, c := range info.Capabilities {
+		if !slices.Contains(adapter.Capabilities, c) {
+			problems = append(problems, fmt.Sprintf("unknown capability %q", c))
+		}
+	}
+	for _, op := range info.Operations {
+		if !slices.Contains(adapter.Operations, op) {
+			problems = append(problems, fmt.Sprintf("unknown operation %q", op))
+		}
+	}
+	if !info.Implements(adapter.OpCreate) {
+		problems = append(problems, "agent/create is not among the operations")
+	}
+	if len(problems) > 0 {
+		add("handshake", CheckFailed, "%s", strings.Join(problems, "; "))
+	} else {
+		add("handshake", CheckOK, "%s %s driving %s %s; systems %v; capabilities %v; operations %v",
+			info.Name, info.Version, info.Implementation.Name, info.Implementation.Version, info.Systems, info.Capabilities, info.Operations)
+	}
+
+	call := func(method string, params, result any) error {
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		return p.call(cctx, method, params, result)
+	}
+	// An unknown method.
+	err = call(bogusMethod, empty{}, nil)
+	if adapter.KindOf(err) == adapter.KindUnsupported {
+		add("unknown method", CheckOK, "answered -32601")
+	} else {
+		add("unknown method", CheckFailed, "want error -32601 (method not found), got %v", describeErr(err))
+	}
+
+	host := &checkHost{}
+	opts := adapter.AgentOptions{System: info.Systems[0], Workdir: filepath.Join(dir, "work"), Approval: true}
+	_ = os.MkdirAll(opts.Workdir, 0o755)
+	// agent/create, valid and invalid.
+	g, err := p.NewAgent(ctx, opts, host)
+	if err != nil {
+		add("agent/create", CheckFailed, "a minimal valid agent was refused: %v", describeErr(err))
+		p.Close()
+		return finish(results, invalid)
+	}
+	add("agent/create", CheckOK, "a minimal agent was created")
+	bad := opts
+	bad.MCPServers = json.RawMessage(`{"bad alias!": {"command": "x"}}`)
+	if _, err := p.NewAgent(ctx, bad, host); expectKind(err, adapter.KindName, adapter.KindConfig) {
+		add("agent/create invalid", CheckOK, "an invalid alias was refused with kind %s", adapter.KindOf(err))
+	} else {
+		add("agent/create invalid", CheckFailed, "an invalid alias in mcpServers: want kind name or config, got %v", describeErr(err))
+	}
+
+	op := func(o adapter.Operation, name string, run func() (Verdict, string)) {
+		if !info.Implements(o) {
+			add(name, CheckSkipped, "not among the declared operations")
+			return
+		}
+		v, d := run()
+		add(name, v, "%s", d)
+	}
+	op(adapter.OpList, "agent/list", func() (Verdict, string) {
+		l, err := g.List(ctx)
+		if err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		if len(l) != 0 {
+			return CheckFailed, fmt.Sprintf("an agent without configuration lists %d servers", len(l))
+		}
+		return CheckOK, "an empty registry lists no server"
+	})
+	op(adapter.OpRegister, "agent/register invalid", func() (Verdict, string) {
+		err := g.Register(ctx, "web", json.RawMessage(`{"url": "https://mcp.test/mcp"}`))
+		if !expectKind(err, adapter.KindConfig) {
+			return CheckFailed, "an entry with a url but no type: want kind config, got " + describeErr(err)
+		}
+		err = g.Register(ctx, "a.b", json.RawMessage(`{"type": "http", "url": "https://mcp.test/mcp"}`))
+		if !expectKind(err, adapter.KindName) {
+			return CheckFailed, "alias \"a.b\": want kind name, got " + describeErr(err)
+		}
+		return CheckOK, "invalid entries were refused with kinds config and name"
+	})
+	op(adapter.OpUnregister, "agent/unregister unknown", func() (Verdict, string) {
+		err := g.Unregister(ctx, "nobody")
+		if !expectKind(err, adapter.KindNotFound) {
+			return CheckFailed, "an unknown name: want kind not_found, got " + describeErr(err)
+		}
+		return CheckOK, "an unknown name was refused with kind not_found"
+	})
+	op(adapter.OpSend, "agent/send", func() (Verdict, string) {
+		res, err := g.Send(ctx, "hello")
+		if err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		host.mu.Lock()
+		n := len(host.models)
+		var first adapter.ModelRequest
+		if n > 0 {
+			first = host.models[0]
+		}
+		host.mu.Unlock()
+		switch {
+		case n == 0:
+			return CheckFailed, "the send never called host/model"
+		case len(first.Messages) == 0 || !strings.Contains(first.Messages[len(first.Messages)-1].Text, "hello"):
+			return CheckFailed, "host/model did not carry the prompt as the last message"
+		case res.Text != "done":
+			return CheckFailed, fmt.Sprintf("the send returned %q, not the model's text \"done\"", res.Text)
+		}
+		return CheckOK, "host/model was called and its text returned"
+	})
+	op(adapter.OpSend, "cancellation", func() (Verdict, string) {
+		host.mu.Lock()
+		host.hang = true
+		host.mu.Unlock()
+		defer func() { host.mu.Lock(); host.hang = false; host.mu.Unlock() }()
+		cctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { _, err := g.Send(cctx, "wait"); done <- err }()
+		time.AfterFunc(200*time.Millisecond, cancel)
+		select {
+		case err := <-done:
+			if adapter.IsFailure(err) {
+				return CheckFailed, describeErr(err)
+			}
+			return CheckOK, "a cancelled send ended"
+		case <-time.After(10 * time.Second):
+			return CheckFailed, "a send whose model never answers did not end within 10 s of $/cancelRequest"
+		}
+	})
+	op(adapter.OpAwaitIdle, "agent/awaitIdle", func() (Verdict, string) {
+		if err := g.AwaitIdle(ctx); err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		return CheckOK, "an idle agent is idle"
+	})
+	op(adapter.OpClose, "agent/close", func() (Verdict, string) {
+		if err := g.Close(ctx); err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		if info.Implements(adapter.OpSend) {
+			_, err := g.Send(ctx, "after close")
+			if !expectKind(err, adapter.KindClosed) {
+				return CheckFailed, "a send after close: want kind closed, got " + describeErr(err)
+			}
+		}
+		return CheckOK, "closed, and refuses work afterwards with kind closed"
+	})
+	// An operation on an agent that does not exist.
+	if err := call(string(adapter.OpSend), SendParams{AgentID: "no-such-agent", Prompt: "x"}, nil); adapter.KindOf(err) == "" || adapter.IsFailure(err) {
+		add("unknown agent", CheckFailed, "agent/send to an unknown agent: want an error, got %v", describeErr(err))
+	} else {
+		add("unknown agent", CheckOK, "refused with kind %s", adapter.KindOf(err))
+	}
+	// shutdown, then the process must end once stdin closes.
+	if err := call(MethodShutdown, empty{}, nil); err != nil {
+		add("shutdown", CheckFailed, "%v", describeErr(err))
+	} else {
+		p.stdin.Close()
+		if waitFor(p.exited, 5*time.Second) {
+			add("shutdown", CheckOK, "answered, and exited when stdin closed")
+		} else {
+			add("shutdown", CheckFailed, "still running 5 s after shutdown and the end of stdin")
+		}
+	}
+	p.Close()
+
+	// An unknown protocol version, on a fresh process.
+	results = append(results, checkVersion(ctx, observed, env))
+	return finish(results, invalid)
+}
+
+// checkVersion starts the adapter and offers protocol version "999".
+func checkVersion(ctx context.Context, t *Target, env adapter.Env) CheckResult {
+	r := CheckResult{Check: "unknown version"}
+	p, err := t.start(env)
+	if err != nil {
+		r.Verdict, r.Detail = CheckFailed, err.Error()
+		return r
+	}
+	defer p.Close()
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	err = p.conn.Call(cctx, MethodInitialize, InitializeParams{ProtocolVersion: "999", Runner: runnerPeer}, &InitializeResult{})
+	var ae *adapter.Error
+	switch {
+	case err == nil:
+		r.Verdict, r.Detail = CheckFailed, "protocol version \"999\" was accepted"
+	case errors.As(err, &ae):
+		r.Verdict, r.Detail = CheckOK, "refused: "+ae.Message
+	default:
+		r.Verdict, r.Detail = CheckFailed, "want an error answer to protocol version \"999\", got "+err.Error()
+	}
+	return r
+}
+
+// finish adds the schema check.
+func finish(results []CheckResult, invalid []string) []CheckResult {
+	r := CheckResult{Check: "message schemas", Verdict: CheckOK, Detail: "every message matched spec/protocol"}
+	if len(invalid) > 0 {
+		r.Verdict = CheckFailed
+		r.Detail = strings.Join(invalid, "\n        ")
+	}
+	return append(results, r)
+}
+
+// expectKind reports whether err has one of kinds.
+func expectKind(err error, kinds ...adapter.Kind) bool {
+	return err != nil && slices.Contains(kinds, adapter.KindOf(err))
+}
+
+// describeErr names an error and its kind.
+func describeErr(err error) string {
+	switch {
+	case err == nil:
+		return "success"
+	case adapter.IsFailure(err):
+		return err.Error()
+	}
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return fmt.Sprintf("error %d %q", we.Code, we.Message)
+	}
+	return fmt.Sprintf("kind %q (%v)", adapter.KindOf(err), err)
+}

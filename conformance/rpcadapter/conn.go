@@ -1,0 +1,470 @@
+package rpcadapter
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+)
+
+// MaxLine is the longest protocol message, newline excluded.
+const MaxLine = 16 << 20
+
+// Error codes of the protocol.
+const (
+	CodeFailed             = -32000 // the operation failed; data.kind says how
+	CodeUnsupportedVersion = -32001 // handshake: the protocol version is not spoken
+	CodeMethodNotFound     = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams      = jsonrpc.CodeInvalidParams
+	CodeInvalidRequest     = jsonrpc.CodeInvalidRequest
+	CodeParseError         = jsonrpc.CodeParseError
+)
+
+// methodCancel is the notification that cancels a request in flight.
+const methodCancel = "$/cancelRequest"
+
+// Traffic is one protocol message, as [Conn.Observe] sees it.
+type Traffic struct {
+	// Sent is true for messages this side wrote, false for messages it read.
+	Sent bool
+	// Method is the method of a request or notification, or of the request
+	// a response answers (empty if unknown).
+	Method string
+	// Kind is "request", "notification", "result" or "error".
+	Kind string
+	// Payload is the params, result, or error object.
+	Payload json.RawMessage
+	// Raw is the whole message as it was on the wire.
+	Raw []byte
+}
+
+// Handler answers incoming requests and notifications. It returns the
+// result, or an error (an [*adapter.Error], a [*jsonrpc.Error] or any other
+// error, reported as internal).
+type Handler func(ctx context.Context, method string, params json.RawMessage) (any, error)
+
+// Conn is one side of a protocol connection: it sends requests and
+// notifications, answers what it receives with a [Handler], and breaks for
+// good at the first malformed or unexpected input.
+type Conn struct {
+	r       *bufio.Reader
+	w       io.Writer
+	handler Handler
+	// Observe, if set before Run, sees every message in both directions.
+	Observe func(Traffic)
+
+	wmu sync.Mutex // serializes writes
+
+	mu        sync.Mutex
+	next      int64
+	pending   map[string]*pending           // our requests awaiting an answer
+	cancelled map[string]string             // our cancelled requests: their answers are dropped
+	incoming  map[string]context.CancelFunc // their requests being handled
+	offset    int64                         // bytes read so far
+	broken    error
+	done      chan struct{}
+	wg        sync.WaitGroup // handler goroutines
+}
+
+// pending is a request awaiting its answer.
+type pending struct {
+	method string
+	ch     chan *jsonrpc.Response
+}
+
+// NewConn returns a connection reading r and writing w. Call [Conn.Run] to
+// start reading.
+func NewConn(r io.Reader, w io.Writer, h Handler) *Conn {
+	return &Conn{
+		r: bufio.NewReaderSize(r, 64<<10), w: w, handler: h,
+		pending: map[string]*pending{}, cancelled: map[string]string{}, incoming: map[string]context.CancelFunc{},
+		done: make(chan struct{}),
+	}
+}
+
+// Done is closed when the connection is broken or its input ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err says why the connection ended, once [Conn.Done] is closed.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.broken
+}
+
+// ProtocolError is input that breaks the protocol, at a byte offset of the
+// stream.
+type ProtocolError struct {
+	Offset int64
+	Reason string
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("malformed message at byte offset %d: %s", e.Offset, e.Reason)
+}
+
+// Run reads and dispatches messages until the input ends or breaks the
+// protocol, then fails every request still pending. It returns the reason.
+func (c *Conn) Run() error {
+	err := c.read()
+	c.fail(err)
+	c.wg.Wait()
+	return err
+}
+
+// read is Run's loop.
+func (c *Conn) read() error {
+	for {
+		start := c.offset
+		line, err := c.readLine()
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		msg, derr := jsonrpc.DecodeMessage(line)
+		if derr != nil {
+			return &ProtocolError{Offset: start, Reason: fmt.Sprintf("%v (%s)", derr, excerpt(line))}
+		}
+		if err := c.dispatch(msg, line, start); err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads one message line, refusing lines over [MaxLine].
+func (c *Conn) readLine() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := c.r.ReadSlice('\n')
+		c.offset += int64(len(chunk))
+		if len(line)+len(chunk) > MaxLine+1 {
+			return nil, &ProtocolError{Offset: c.offset - int64(len(line)+len(chunk)), Reason: fmt.Sprintf("a message is longer than %d bytes", MaxLine)}
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(bytes.TrimSpace(line)) > 0:
+			return nil, &ProtocolError{Offset: c.offset - int64(len(line)), Reason: "the stream ended in the middle of a message"}
+		default:
+			return nil, err
+		}
+	}
+}
+
+// excerpt quotes the start of a bad message.
+func excerpt(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > 80 {
+		return strconv.Quote(string(b[:80])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// dispatch handles one decoded message.
+func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		kind := "request"
+		if !m.ID.IsValid() {
+			kind = "notification"
+		}
+		c.observe(Traffic{Method: m.Method, Kind: kind, Payload: m.Params, Raw: raw})
+		if !m.ID.IsValid() {
+			c.notification(m)
+			return nil
+		}
+		c.request(m)
+	case *jsonrpc.Response:
+		key := idKey(m.ID)
+		c.mu.Lock()
+		p, ok := c.pending[key]
+		delete(c.pending, key)
+		cancelledMethod, wasCancelled := c.cancelled[key]
+		delete(c.cancelled, key)
+		c.mu.Unlock()
+		if wasCancelled {
+			// The late answer to a request we cancelled: expected, dropped.
+			c.observe(Traffic{Method: cancelledMethod, Kind: responseKind(m), Payload: responsePayload(m), Raw: raw})
+			return nil
+		}
+		kind, payload := responseKind(m), responsePayload(m)
+		method := ""
+		if ok {
+			method = p.method
+		}
+		c.observe(Traffic{Method: method, Kind: kind, Payload: payload, Raw: raw})
+		if !ok {
+			return &ProtocolError{Offset: offset, Reason: fmt.Sprintf("an answer to request id %s, which was never sent or was already answered", key)}
+		}
+		p.ch <- m
+	}
+	return nil
+}
+
+// notification handles an incoming notification.
+func (c *Conn) notification(m *jsonrpc.Request) {
+	if m.Method == methodCancel {
+		var p struct {
+			ID any `json:"id"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if id, err := jsonrpc.MakeID(p.ID); err == nil {
+				c.mu.Lock()
+				cancel := c.incoming[idKey(id)]
+				c.mu.Unlock()
+				if cancel != nil {
+					cancel()
+				}
+			}
+		}
+		return
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		_, _ = c.handler(context.Background(), m.Method, m.Params)
+	}()
+}
+
+// request handles an incoming request in its own goroutine and answers it.
+func (c *Conn) request(m *jsonrpc.Request) {
+	ctx, cancel := context.WithCancel(context.Background())
+	key := idKey(m.ID)
+	c.mu.Lock()
+	c.incoming[key] = cancel
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer func() {
+			c.mu.Lock()
+			delete(c.incoming, key)
+			c.mu.Unlock()
+			cancel()
+		}()
+		result, err := c.handler(ctx, m.Method, m.Params)
+		resp := &jsonrpc.Response{ID: m.ID}
+		if err != nil {
+			resp.Error = wireError(err)
+		} else {
+			raw, merr := json.Marshal(result)
+			if merr != nil {
+				resp.Error = wireError(merr)
+			} else {
+				resp.Result = raw
+			}
+		}
+		_ = c.write(m.Method, resp)
+	}()
+}
+
+// observe reports traffic.
+func (c *Conn) observe(t Traffic) {
+	if c.Observe != nil {
+		c.Observe(t)
+	}
+}
+
+// write encodes and writes one message.
+func (c *Conn) write(method string, msg jsonrpc.Message) error {
+	raw, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	t := Traffic{Sent: true, Method: method, Raw: raw}
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		t.Kind, t.Payload = "request", m.Params
+		if !m.ID.IsValid() {
+			t.Kind = "notification"
+		}
+	case *jsonrpc.Response:
+		t.Kind, t.Payload = "result", m.Result
+		if m.Error != nil {
+			t.Kind = "error"
+			t.Payload, _ = json.Marshal(m.Error)
+		}
+	}
+	c.observe(t)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err = c.w.Write(append(raw, '\n'))
+	return err
+}
+
+// Call sends a request and waits for its answer, decoding the result into
+// result. When ctx ends first, it sends $/cancelRequest and returns the
+// context's error. A failed request is returned as an [*adapter.Error] (or
+// a [*jsonrpc.Error] for codes outside the protocol's); a broken connection
+// as the reason it broke.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if c.broken != nil {
+		err := c.broken
+		c.mu.Unlock()
+		return err
+	}
+	c.next++
+	id, _ := jsonrpc.MakeID(float64(c.next))
+	p := &pending{method: method, ch: make(chan *jsonrpc.Response, 1)}
+	c.pending[idKey(id)] = p
+	c.mu.Unlock()
+	if err := c.write(method, &jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
+		c.forget(id)
+		return fmt.Errorf("writing %s: %w", method, err)
+	}
+	select {
+	case resp := <-p.ch:
+		if resp.Error != nil {
+			var we *jsonrpc.Error
+			if !errors.As(resp.Error, &we) {
+				we = &jsonrpc.Error{Code: CodeFailed, Message: resp.Error.Error()}
+			}
+			return contractError(we)
+		}
+		if result != nil {
+			if err := json.Unmarshal(resp.Result, result); err != nil {
+				return &ProtocolError{Reason: fmt.Sprintf("the result of %s does not decode: %v", method, err)}
+			}
+		}
+		return nil
+	case <-c.done:
+		return c.Err()
+	case <-ctx.Done():
+		c.mu.Lock()
+		if _, still := c.pending[idKey(id)]; still {
+			delete(c.pending, idKey(id))
+			c.cancelled[idKey(id)] = method
+		}
+		c.mu.Unlock()
+		_ = c.Notify(methodCancel, map[string]any{"id": id.Raw()})
+		return ctx.Err()
+	}
+}
+
+// responseKind is "error" or "result".
+func responseKind(m *jsonrpc.Response) string {
+	if m.Error != nil {
+		return "error"
+	}
+	return "result"
+}
+
+// responsePayload is a response's result or error object.
+func responsePayload(m *jsonrpc.Response) json.RawMessage {
+	if m.Error != nil {
+		b, _ := json.Marshal(m.Error)
+		return b
+	}
+	return m.Result
+}
+
+// forget stops waiting for an answer.
+func (c *Conn) forget(id jsonrpc.ID) {
+	c.mu.Lock()
+	delete(c.pending, idKey(id))
+	c.mu.Unlock()
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(method string, params any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return err
+	}
+	return c.write(method, &jsonrpc.Request{Method: method, Params: raw})
+}
+
+// fail breaks the connection with err (io.EOF for a clean end of input).
+func (c *Conn) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.broken != nil {
+		return
+	}
+	if err == nil {
+		err = io.EOF
+	}
+	c.broken = err
+	for _, cancel := range c.incoming {
+		cancel()
+	}
+	close(c.done)
+}
+
+// idKey is a map key for a request ID.
+func idKey(id jsonrpc.ID) string {
+	b, _ := json.Marshal(id.Raw())
+	return string(b)
+}
+
+// errorData is the data of a protocol error.
+type errorData struct {
+	Kind      adapter.Kind `json:"kind"`
+	Rule      string       `json:"rule,omitempty"`
+	Supported []string     `json:"supported,omitempty"`
+}
+
+// wireError encodes an error for the wire.
+func wireError(err error) *jsonrpc.Error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we
+	}
+	var ae *adapter.Error
+	if !errors.As(err, &ae) {
+		ae = &adapter.Error{Kind: adapter.KindInternal, Message: err.Error()}
+	}
+	code := int64(CodeFailed)
+	if ae.Kind == adapter.KindUnsupported {
+		code = CodeMethodNotFound
+	}
+	data, _ := json.Marshal(errorData{Kind: ae.Kind, Rule: ae.Rule})
+	msg := ae.Message
+	if msg == "" {
+		msg = string(ae.Kind)
+	}
+	return &jsonrpc.Error{Code: code, Message: msg, Data: data}
+}
+
+// contractError decodes a wire error into the contract's error.
+func contractError(we *jsonrpc.Error) error {
+	var d errorData
+	_ = json.Unmarshal(we.Data, &d)
+	kind := d.Kind
+	switch {
+	case we.Code == CodeMethodNotFound:
+		kind = adapter.KindUnsupported
+	case kind == "" || !known(kind):
+		kind = adapter.KindInternal
+	}
+	return &adapter.Error{Kind: kind, Rule: d.Rule, Message: we.Message}
+}
+
+// known reports whether kind is one of the contract's.
+func known(kind adapter.Kind) bool {
+	for _, k := range adapter.Kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}

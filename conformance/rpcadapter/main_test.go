@@ -1,0 +1,50 @@
+package rpcadapter_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/conformance/refadapter"
+	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
+	"github.com/mcpconform/mcpconform/reference"
+)
+
+// TestMain lets the test binary act as an adapter program:
+//
+//	<test binary> serve MODE [MUTATION]
+//
+// serves the reference over the protocol on stdin/stdout, well-behaved
+// (MODE "reference") or broken in one way (see misbehave).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "serve" {
+		os.Exit(serve(os.Args[2], os.Args[3:]))
+	}
+	os.Exit(m.Run())
+}
+
+func serve(mode string, rest []string) int {
+	var target adapter.Target = refadapter.Target{}
+	if mode == "mutant" && len(rest) == 1 {
+		target = refadapter.Target{Mutations: []reference.Mutation{reference.Mutation(rest[0])}}
+	} else if mode != "reference" {
+		target = misbehaving{mode: mode}
+	}
+	dir, _ := os.Getwd()
+	if err := rpcadapter.Serve(context.Background(), os.Stdin, os.Stdout, target, adapter.Env{Dir: dir, Environ: os.Environ()}); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 1
+	}
+	return 0
+}
+
+// adapterTarget is the test binary as an adapter in mode.
+func adapterTarget(t testing.TB, mode string, extra ...string) *rpcadapter.Target {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rpcadapter.Target{Command: append([]string{exe, "serve", mode}, extra...)}
+}

@@ -1,0 +1,135 @@
+package rpcadapter
+
+import (
+	"encoding/json"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+)
+
+// ProtocolVersion is the version of the adapter protocol this package
+// speaks (spec/adapter-protocol.md).
+const ProtocolVersion = "1"
+
+// The methods of the protocol.
+const (
+	MethodInitialize = "initialize"
+	MethodShutdown   = "shutdown"
+	MethodModel      = "host/model"
+	MethodApprove    = "host/approve"
+	MethodEvent      = "host/event"
+)
+
+// Peer names one side of the connection in the handshake.
+type Peer struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// InitializeParams opens the protocol.
+type InitializeParams struct {
+	ProtocolVersion string `json:"protocolVersion"`
+	Runner          Peer   `json:"runner"`
+}
+
+// InitializeResult describes the adapter and its implementation.
+type InitializeResult struct {
+	ProtocolVersion string               `json:"protocolVersion"`
+	Adapter         Peer                 `json:"adapter"`
+	Implementation  Peer                 `json:"implementation"`
+	Systems         []adapter.System     `json:"systems"`
+	Capabilities    []adapter.Capability `json:"capabilities"`
+	Operations      []adapter.Operation  `json:"operations"`
+}
+
+// info converts a handshake result to the contract's [adapter.Info].
+func (r InitializeResult) info() adapter.Info {
+	return adapter.Info{
+		Name: r.Adapter.Name, Version: r.Adapter.Version,
+		Implementation: adapter.Implementation{Name: r.Implementation.Name, Version: r.Implementation.Version},
+		Systems:        r.Systems, Capabilities: r.Capabilities, Operations: r.Operations,
+	}
+}
+
+// resultOf converts the contract's [adapter.Info] to a handshake result.
+func resultOf(i adapter.Info) InitializeResult {
+	return InitializeResult{
+		ProtocolVersion: ProtocolVersion,
+		Adapter:         Peer{i.Name, i.Version},
+		Implementation:  Peer{i.Implementation.Name, i.Implementation.Version},
+		Systems:         orEmpty(i.Systems), Capabilities: orEmpty(i.Capabilities), Operations: orEmpty(i.Operations),
+	}
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// AgentRef names an agent.
+type AgentRef struct {
+	AgentID string `json:"agentId"`
+}
+
+// CreateParams are the params of agent/create.
+type CreateParams struct {
+	AgentID string               `json:"agentId"`
+	Options adapter.AgentOptions `json:"options"`
+}
+
+// CreateResult is the result of agent/create; AgentID may echo the
+// runner's.
+type CreateResult struct {
+	AgentID string `json:"agentId,omitempty"`
+}
+
+// SendParams are the params of agent/send.
+type SendParams struct {
+	AgentID string `json:"agentId"`
+	Prompt  string `json:"prompt"`
+}
+
+// RegisterParams are the params of agent/register.
+type RegisterParams struct {
+	AgentID string          `json:"agentId"`
+	Name    string          `json:"name"`
+	Entry   json.RawMessage `json:"entry"`
+}
+
+// UnregisterParams are the params of agent/unregister.
+type UnregisterParams struct {
+	AgentID string `json:"agentId"`
+	Name    string `json:"name"`
+}
+
+// ListResult is the result of agent/list.
+type ListResult struct {
+	Servers []adapter.ServerStatus `json:"servers"`
+}
+
+// ModelParams are the params of host/model.
+type ModelParams struct {
+	AgentID string               `json:"agentId"`
+	Request adapter.ModelRequest `json:"request"`
+}
+
+// ApproveParams are the params of host/approve.
+type ApproveParams struct {
+	AgentID string                  `json:"agentId"`
+	Request adapter.ApprovalRequest `json:"request"`
+}
+
+// ApproveResult is the result of host/approve.
+type ApproveResult struct {
+	Decision adapter.Decision `json:"decision"`
+}
+
+// EventParams are the params of host/event.
+type EventParams struct {
+	AgentID string        `json:"agentId"`
+	Event   adapter.Event `json:"event"`
+}
+
+// empty is the result of operations that return nothing.
+type empty struct{}

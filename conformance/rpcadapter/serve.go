@@ -1,0 +1,194 @@
+package rpcadapter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+)
+
+// Serve is the adapter side of the protocol for a Go [adapter.Target]: it
+// answers the runner on in and out until in ends, opening one adapter with
+// env at the handshake. `mcpconform adapter serve-reference` is Serve over
+// the process's stdin and stdout with the reference's target.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, target adapter.Target, env adapter.Env) error {
+	s := &server{target: target, env: env, agents: map[string]adapter.Agent{}}
+	s.conn = NewConn(in, out, s.handle)
+	err := s.conn.Run()
+	s.closeAll()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// server serves one runner.
+type server struct {
+	target adapter.Target
+	env    adapter.Env
+	conn   *Conn
+
+	mu      sync.Mutex
+	adapter adapter.Adapter
+	agents  map[string]adapter.Agent
+}
+
+// handle answers one request of the runner.
+func (s *server) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case MethodInitialize:
+		return s.initialize(ctx, params)
+	case MethodShutdown:
+		s.closeAll()
+		return empty{}, nil
+	case string(adapter.OpCreate):
+		var p CreateParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return s.create(ctx, p)
+	}
+	var ref AgentRef
+	if err := decode(method, params, &ref); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	g := s.agents[ref.AgentID]
+	s.mu.Unlock()
+	if g == nil && isOperation(method) {
+		return nil, &adapter.Error{Kind: adapter.KindNotFound, Message: fmt.Sprintf("no agent %q", ref.AgentID)}
+	}
+	switch adapter.Operation(method) {
+	case adapter.OpSend:
+		var p SendParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return g.Send(ctx, p.Prompt)
+	case adapter.OpRegister:
+		var p RegisterParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return empty{}, g.Register(ctx, p.Name, p.Entry)
+	case adapter.OpUnregister:
+		var p UnregisterParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return empty{}, g.Unregister(ctx, p.Name)
+	case adapter.OpList:
+		l, err := g.List(ctx)
+		return ListResult{Servers: l}, err
+	case adapter.OpAwaitIdle:
+		return empty{}, g.AwaitIdle(ctx)
+	case adapter.OpClose:
+		return empty{}, g.Close(ctx)
+	}
+	return nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("unknown method %q", method)}
+}
+
+// isOperation reports whether method is an agent operation.
+func isOperation(method string) bool {
+	for _, op := range adapter.Operations {
+		if string(op) == method {
+			return true
+		}
+	}
+	return false
+}
+
+// initialize opens the target's adapter and describes it.
+func (s *server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
+	var p InitializeParams
+	if err := decode(MethodInitialize, params, &p); err != nil {
+		return nil, err
+	}
+	if p.ProtocolVersion != ProtocolVersion {
+		data, _ := json.Marshal(errorData{Kind: adapter.KindUnsupported, Supported: []string{ProtocolVersion}})
+		return nil, &jsonrpc.Error{Code: CodeUnsupportedVersion, Message: fmt.Sprintf("protocol version %q is not supported; this adapter speaks %q", p.ProtocolVersion, ProtocolVersion), Data: data}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.adapter == nil {
+		a, err := s.target.Open(ctx, s.env)
+		if err != nil {
+			return nil, err
+		}
+		s.adapter = a
+	}
+	return resultOf(s.adapter.Info()), nil
+}
+
+// create builds an agent whose host is the runner.
+func (s *server) create(ctx context.Context, p CreateParams) (any, error) {
+	s.mu.Lock()
+	a := s.adapter
+	s.mu.Unlock()
+	if a == nil {
+		return nil, &adapter.Error{Kind: adapter.KindInternal, Message: "agent/create before initialize"}
+	}
+	g, err := a.NewAgent(ctx, p.Options, &remoteHost{conn: s.conn, agentID: p.AgentID})
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.agents[p.AgentID] = g
+	s.mu.Unlock()
+	return CreateResult{AgentID: p.AgentID}, nil
+}
+
+// closeAll closes every agent and the adapter.
+func (s *server) closeAll() {
+	s.mu.Lock()
+	agents, a := s.agents, s.adapter
+	s.agents, s.adapter = map[string]adapter.Agent{}, nil
+	s.mu.Unlock()
+	for _, g := range agents {
+		_ = g.Close(context.Background())
+	}
+	if a != nil {
+		_ = a.Close()
+	}
+}
+
+// decode decodes params, reporting invalid ones with -32602.
+func decode(method string, params json.RawMessage, v any) error {
+	if len(params) == 0 {
+		params = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("the params of %s do not decode: %v", method, err)}
+	}
+	return nil
+}
+
+// remoteHost is an agent's host: the runner, at the other end.
+type remoteHost struct {
+	conn    *Conn
+	agentID string
+}
+
+func (h *remoteHost) Model(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {
+	var resp adapter.ModelResponse
+	err := h.conn.Call(ctx, MethodModel, ModelParams{AgentID: h.agentID, Request: req}, &resp)
+	return resp, err
+}
+
+func (h *remoteHost) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapter.Decision, error) {
+	var res ApproveResult
+	if err := h.conn.Call(ctx, MethodApprove, ApproveParams{AgentID: h.agentID, Request: req}, &res); err != nil {
+		return adapter.Deny, err
+	}
+	return res.Decision, nil
+}
+
+func (h *remoteHost) Event(ctx context.Context, ev adapter.Event) {
+	_ = h.conn.Notify(MethodEvent, EventParams{AgentID: h.agentID, Event: ev})
+}
