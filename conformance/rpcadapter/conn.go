@@ -423,7 +423,9 @@ type errorData struct {
 	Supported []string     `json:"supported,omitempty"`
 }
 
-// wireError encodes an error for the wire.
+// wireError encodes an error for the wire: a contract error, of any kind
+// (unsupported included), is -32000 with data.kind; -32601 is only ever
+// sent for a method the receiver does not know.
 func wireError(err error) *jsonrpc.Error {
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
@@ -433,19 +435,29 @@ func wireError(err error) *jsonrpc.Error {
 	if !errors.As(err, &ae) {
 		ae = &adapter.Error{Kind: adapter.KindInternal, Message: err.Error()}
 	}
-	code := int64(CodeFailed)
-	if ae.Kind == adapter.KindUnsupported {
-		code = CodeMethodNotFound
-	}
 	data, _ := json.Marshal(errorData{Kind: ae.Kind, Rule: ae.Rule})
 	msg := ae.Message
 	if msg == "" {
 		msg = string(ae.Kind)
 	}
-	return &jsonrpc.Error{Code: code, Message: msg, Data: data}
+	return &jsonrpc.Error{Code: CodeFailed, Message: msg, Data: data}
 }
 
-// contractError decodes a wire error into the contract's error.
+// RemoteError is an error answer received on the wire: the contract's
+// error, plus the JSON-RPC code it came with.
+type RemoteError struct {
+	Code     int64
+	Contract *adapter.Error
+}
+
+// Error implements the error interface.
+func (e *RemoteError) Error() string { return e.Contract.Error() }
+
+// Unwrap returns the contract error, so that [adapter.KindOf] sees it.
+func (e *RemoteError) Unwrap() error { return e.Contract }
+
+// contractError decodes a wire error into the contract's error: -32601 is
+// kind unsupported, -32000 carries its kind, anything else is internal.
 func contractError(we *jsonrpc.Error) error {
 	var d errorData
 	_ = json.Unmarshal(we.Data, &d)
@@ -456,7 +468,7 @@ func contractError(we *jsonrpc.Error) error {
 	case kind == "" || !known(kind):
 		kind = adapter.KindInternal
 	}
-	return &adapter.Error{Kind: kind, Rule: d.Rule, Message: we.Message}
+	return &RemoteError{Code: we.Code, Contract: &adapter.Error{Kind: kind, Rule: d.Rule, Message: we.Message}}
 }
 
 // known reports whether kind is one of the contract's.

@@ -47,6 +47,14 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 	case MethodShutdown:
 		s.closeAll()
 		return empty{}, nil
+	}
+	s.mu.Lock()
+	ready := s.adapter != nil
+	s.mu.Unlock()
+	if !ready {
+		return nil, &jsonrpc.Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("%s before initialize", method)}
+	}
+	switch method {
 	case string(adapter.OpCreate):
 		var p CreateParams
 		if err := decode(method, params, &p); err != nil {

@@ -214,12 +214,14 @@ func (p *process) reason() string {
 // an [adapter.Failure].
 func (p *process) call(ctx context.Context, method string, params, result any) error {
 	err := p.conn.Call(ctx, method, params, result)
-	var ae *adapter.Error
+	var re *RemoteError
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ae):
-		return ae
+	case errors.As(err, &re) && re.Code == CodeMethodNotFound && p.info.Implements(adapter.Operation(method)):
+		return &adapter.Failure{Op: method, Reason: "the adapter declared this operation but answers -32601 (method not found)"}
+	case errors.As(err, &re):
+		return re.Contract
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &adapter.Failure{Op: method, Reason: "the adapter did not answer in time"}
 	case ctx.Err() != nil:
@@ -295,7 +297,7 @@ func (p *process) Close() error {
 		select {
 		case <-p.conn.Done():
 		default:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 			_ = p.conn.Call(ctx, MethodShutdown, empty{}, nil)
 			cancel()
 		}
@@ -313,6 +315,10 @@ func (p *process) Close() error {
 	})
 	return nil
 }
+
+// shutdownGrace is how long the runner waits for the answer to shutdown:
+// the adapter closes its agents, reaping their children, before answering.
+const shutdownGrace = 5 * time.Second
 
 // waitFor reports whether ch closed within d.
 func waitFor(ch <-chan struct{}, d time.Duration) bool {
