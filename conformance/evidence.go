@@ -38,6 +38,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// connections counts the sessions of server that reached discovery: a
+// handshake followed by tools/list from the same instance.
+func connections(rs []record.Record, server string) int {
+	open := map[string]bool{} // instance → a handshake not yet followed by tools/list
+	n := 0
+	for _, r := range requestsOf(rs, server) {
+		switch {
+		case contains(handshakeMethods, r.Method):
+			open[r.Instance] = true
+		case r.Method == "tools/list" && open[r.Instance]:
+			open[r.Instance] = false
+			n++
+		}
+	}
+	return n
+}
+
 // startsOf returns the process starts of server.
 func startsOf(rs []record.Record, server string) []record.Record {
 	var out []record.Record

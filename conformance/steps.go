@@ -65,6 +65,7 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^"([^"]*)" was connected$`, w.wasConnected)
 	sc.Step(`^"([^"]*)" was never contacted$`, w.neverContacted)
 	sc.Step(`^"([^"]*)" was started (\d+) times?$`, w.startedTimes)
+	sc.Step(`^"([^"]*)" was connected (\d+) times?$`, w.connectedTimes)
 	sc.Step(`^"([^"]*)" received its handshake (\d+) times?$`, w.handshakeTimes)
 	sc.Step(`^"([^"]*)" received "([^"]*)" (at most )?(\d+) times?$`, w.receivedTimes)
 	sc.Step(`^"([^"]*)" received "([^"]*)"$`, w.receivedMethod)

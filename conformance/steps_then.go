@@ -50,6 +50,14 @@ func (w *world) neverContacted(name string) error {
 	return w.expect(len(c) == 0, fmt.Sprintf("%q was never contacted", name), "%s", summarize(c))
 }
 
+// connectedTimes: Then "p" was connected 1 time — sessions that got as far
+// as discovery: a handshake followed by tools/list on the same process (a
+// stdio probe process, which only shakes hands, does not count).
+func (w *world) connectedTimes(name string, n int) error {
+	got := connections(w.log.Records(), name)
+	return w.expect(got == n, fmt.Sprintf("%q was connected %d time(s)", name, n), "%d time(s): %s", got, summarize(requestsOf(w.log.Records(), name)))
+}
+
 // startedTimes: Then "p" was started 1 time
 func (w *world) startedTimes(name string, n int) error {
 	s := startsOf(w.log.Records(), name)

@@ -2,7 +2,9 @@ package reference
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 )
@@ -15,9 +17,10 @@ import (
 // an unregistration. Registry changes are refused while anything else is
 // active (LA-REG-15).
 type Agent struct {
-	opts Options
-	mut  mutations
-	reg  *Registry
+	opts    Options
+	mut     mutations
+	reg     *Registry
+	rootCAs *x509.CertPool // nil: the system's
 
 	// closeCtx is cancelled by Close; every activity's context derives
 	// from it.
@@ -37,7 +40,17 @@ type Agent struct {
 // connect at the first [Agent.Send] or at [Registry.Register].
 func New(opts Options) (*Agent, error) {
 	opts = opts.resolved()
+	for i, t := range opts.MCPTransports {
+		if t != TransportStdio && t != TransportHTTP {
+			return nil, &Error{Kind: KindConfig, Rule: "LA-SEC-21", Source: "mcpTransports option", Field: fmt.Sprintf("mcpTransports[%d]", i),
+				Msg: fmt.Sprintf("unknown transport %q; use \"stdio\" or \"http\"", t)}
+		}
+	}
 	a := &Agent{opts: opts, mut: newMutations(opts.Mutations)}
+	var err error
+	if a.rootCAs, err = rootCAs(opts.Environ); err != nil {
+		return nil, err
+	}
 	a.closeCtx, a.closeCancel = context.WithCancel(context.Background())
 	a.idle = make(chan struct{})
 	close(a.idle)

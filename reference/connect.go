@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -31,8 +32,12 @@ type connection struct {
 	timeout time.Duration // bounds each call (LA-TMO-02)
 
 	mu          sync.Mutex
-	discoverErr error // the server/discover failure, if any
-	lastRaw     int   // tools in the last raw tools/list page
+	discoverErr error  // the server/discover failure, if any
+	lastRaw     int    // tools in the last raw tools/list page
+	closing     bool   // close was called
+	lostFlag    bool   // the session ended
+	onLost      func() // called when the session ends by itself
+	capHit      atomic.Bool
 
 	// notices counts cancellation notices written to the server; expected
 	// counts the calls cancelled, each of which go-sdk follows with a
@@ -45,8 +50,9 @@ type connection struct {
 }
 
 // connect asks for the mcp_connect permission, connects the server and
-// discovers its tools, all within the entry's timeout (LA-SEC-02,
-// LA-TMO-04). On failure nothing stays open.
+// discovers its tools, all within the entry's timeout, the stdio probe
+// included (LA-SEC-02, LA-TMO-04, interpretation A-36). On failure nothing
+// stays open.
 func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 	req := ApprovalRequest{Capability: ConnectCapability, Server: s.name, Transport: s.cfg.transport(), URL: target(s.cfg)}
 	if s.cfg.transport() == TransportStdio {
@@ -55,8 +61,13 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 	if err := a.authorize(ctx, ConnectCapability, req); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, s.cfg.timeout(), context.DeadlineExceeded)
+	ctx, cancel := a.opts.Clock.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
+	if s.cfg.transport() == TransportStdio {
+		if err := a.probe(ctx, s); err != nil {
+			return nil, err
+		}
+	}
 	conn, err := a.dial(ctx, s)
 	if err != nil {
 		return nil, err
@@ -66,6 +77,20 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 		return nil, err
 	}
 	return conn, nil
+}
+
+// probe runs a stdio server once as a temporary probe process: it opens a
+// session (server/discover) and closes it again, reaping the process,
+// before the actual process starts. This is what the official client that
+// lite-agent ships with does at the pinned protocol version, and both
+// processes run the same (sandboxed) command; servers must therefore start
+// without business side effects (LA-TRN-10, LA-TRN-11, LA-SEC-14).
+func (a *Agent) probe(ctx context.Context, s *server) error {
+	conn, err := a.dial(ctx, s)
+	if err != nil {
+		return err
+	}
+	return conn.close()
 }
 
 // dial opens an MCP session with the server of s, pinned to
@@ -84,16 +109,20 @@ func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
 	var transport mcp.Transport
 	switch s.cfg.transport() {
 	case TransportStdio:
-		p, err := startProcess(s.cfg, a.opts.Environ, a.opts.Workdir)
+		p, err := startProcess(s.cfg, a.opts.Environ, a.opts.Workdir, a.opts.Sandbox)
 		if err != nil {
 			return nil, &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: s.name, Msg: "cannot start the stdio server", Err: err}
 		}
 		conn.proc = p
-		transport = &mcp.IOTransport{Reader: p.reader(), Writer: &noticeWriter{WriteCloser: p, c: conn}, MaxLineLength: MaxMessageBytes}
+		// The line limit is ours (process.go), exact and checked before
+		// parsing; go-sdk's own is switched off.
+		transport = &mcp.IOTransport{Reader: p.reader(), Writer: &noticeWriter{WriteCloser: p, c: conn}, MaxLineLength: -1}
 	case TransportHTTP:
-		conn.http = newHTTPClient(s.cfg, conn)
+		conn.http = a.newHTTPClient(s.cfg, conn)
 		// No retries and no standalone GET stream: a request is sent once.
-		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1, DisableStandaloneSSE: true}
+		// One server-sent event is bounded like a whole response.
+		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1,
+			DisableStandaloneSSE: true, MaxEventSize: MaxMessageBytes}
 	}
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
@@ -105,7 +134,29 @@ func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
 		conn.close()
 		return nil, &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: s.name, Msg: fmt.Sprintf("the server negotiated MCP %s; only %s is supported", v, ProtocolVersion)}
 	}
+	go conn.watch()
 	return conn, nil
+}
+
+// watch waits for the session to end. An end the reference did not ask for
+// (the server exited, the connection broke) is reported to onLost, which
+// marks the server stale (LA-CAT-03).
+func (c *connection) watch() {
+	_ = c.session.Wait()
+	c.mu.Lock()
+	closing, lost := c.closing, c.onLost
+	c.lostFlag = true
+	c.mu.Unlock()
+	if !closing && lost != nil {
+		lost()
+	}
+}
+
+// isLost reports whether the session ended by itself.
+func (c *connection) isLost() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lostFlag && !c.closing
 }
 
 // errLegacyHandshake stops go-sdk's silent fallback to the initialize
@@ -153,6 +204,9 @@ func (c *connection) connectError(ctx context.Context, alias string, err error) 
 	c.mu.Unlock()
 	var redirect *redirectError
 	var wire *jsonrpc.Error
+	if lerr := c.limitError(alias); lerr != nil {
+		return lerr
+	}
 	switch {
 	case errors.As(err, &redirect):
 		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: redirect.Error()}
@@ -167,16 +221,33 @@ func (c *connection) connectError(ctx context.Context, alias string, err error) 
 	return c.transportError(ctx, alias, err)
 }
 
-// transportError reports a failure to talk to the server.
+// transportError reports a failure to talk to the server: a refused
+// redirect, a message over the size limits, a deadline, or the transport
+// itself.
 func (c *connection) transportError(ctx context.Context, alias string, err error) error {
 	var redirect *redirectError
 	if errors.As(err, &redirect) {
 		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: redirect.Error()}
 	}
+	if lerr := c.limitError(alias); lerr != nil {
+		return lerr
+	}
 	if ctx.Err() != nil {
 		return connectCancelled(ctx, alias, err)
 	}
 	return &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: alias, Msg: "cannot talk to the server", Err: err}
+}
+
+// limitError reports a stdio line or HTTP response over [MaxMessageBytes]
+// that ended the exchange, or nil (LA-LIM-06, LA-LIM-07, LA-LIM-10).
+func (c *connection) limitError(alias string) error {
+	switch {
+	case c.proc != nil && c.proc.tooLong():
+		return &Error{Kind: KindLimit, Rule: "LA-LIM-06", Source: alias, Msg: fmt.Sprintf("the server wrote a stdio message of more than %d bytes (4 MiB); the connection is closed", MaxMessageBytes)}
+	case c.capHit.Load():
+		return &Error{Kind: KindLimit, Rule: "LA-LIM-07", Source: alias, Msg: fmt.Sprintf("the server sent an HTTP response of more than %d bytes (4 MiB); it was cut off before parsing", MaxMessageBytes)}
+	}
+	return nil
 }
 
 // connectCancelled reports a connection attempt cut short by its deadline
@@ -195,6 +266,9 @@ func connectCancelled(ctx context.Context, alias string, err error) error {
 func (c *connection) close() error {
 	c.closeOnce.Do(func() {
 		c.awaitNotices()
+		c.mu.Lock()
+		c.closing = true
+		c.mu.Unlock()
 		var errs []error
 		if c.session != nil {
 			if err := c.session.Close(); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {

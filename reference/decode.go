@@ -42,9 +42,10 @@ func DecodeServerConfig(data []byte) (ServerConfig, error) {
 // decoder reads configuration JSON strictly, naming the source and field of
 // every problem.
 type decoder struct {
-	source  string
-	mut     mutations
-	environ []string // for MutInterpolate only
+	source     string
+	mut        mutations
+	environ    []string // for MutInterpolate only
+	transports []string // allowed transports; nil allows both
 }
 
 func (d *decoder) fail(rule, field, format string, args ...any) error {
@@ -203,14 +204,15 @@ func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
 }
 
 // validateServer checks a named entry wherever it came from: the alias
-// (LA-NAME-02..04), the combination of fields, the URL and header policy
-// and the timeout. It may fill in an inferred type (only under
-// [MutInferHTTP]). source and field locate the entry in error messages.
-func validateServer(name string, c *ServerConfig, source, field string, m mutations) error {
-	if err := validateAlias(name, m); err != nil {
+// (LA-NAME-02..04), the combination of fields, the allowed transports, the
+// URL and header policy and the timeout. It may fill in an inferred type
+// (only under [MutInferHTTP]). source and field locate the entry in error
+// messages.
+func (a *Agent) validateServer(name string, c *ServerConfig, source, field string) error {
+	if err := validateAlias(name, a.mut); err != nil {
 		return err.(*Error).at(source, field)
 	}
-	d := decoder{source: source, mut: m}
+	d := decoder{source: source, mut: a.mut, transports: a.opts.MCPTransports}
 	return d.validate(c, field)
 }
 
@@ -232,6 +234,9 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 		return d.fail("LA-TRN-04", joinField(field, "type"), "type \"sse\" (the legacy HTTP+SSE transport) is not supported; use \"http\" (Streamable HTTP)")
 	default:
 		return d.fail("LA-CFG-04", joinField(field, "type"), "unknown type %q; use \"stdio\" or \"http\"", c.Type)
+	}
+	if d.transports != nil && !slices.Contains(d.transports, c.transport()) {
+		return d.fail("LA-SEC-21", joinField(field, "type"), "transport %q is not allowed here; mcpTransports allows only %v", c.transport(), d.transports)
 	}
 	if c.transport() == TransportStdio {
 		if c.Command == "" {

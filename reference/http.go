@@ -2,9 +2,12 @@ package reference
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 )
 
 // redirectError refuses an HTTP redirect: the reference never follows one
@@ -19,10 +22,16 @@ func (e *redirectError) Error() string {
 }
 
 // newHTTPClient returns the HTTP client of one http server entry: it adds
-// the entry's headers to every request and refuses every redirect.
-func newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
+// the entry's headers to every request, caps every response at
+// [MaxMessageBytes] before anything parses it, trusts the host's roots (plus
+// SSL_CERT_FILE of the host's environment) and refuses every redirect.
+func (a *Agent) newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	if a.rootCAs != nil {
+		base.TLSClientConfig = &tls.Config{RootCAs: a.rootCAs, MinVersion: tls.VersionTLS12}
+	}
 	return &http.Client{
-		Transport: &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: cfg.Headers, conn: c},
+		Transport: &headerTransport{base: base, headers: cfg.Headers, conn: c},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			status := 0
 			if req.Response != nil {
@@ -61,11 +70,73 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if notice && err == nil {
+	if err != nil {
+		return nil, err
+	}
+	if notice {
 		t.conn.noticeSent()
 	}
-	return resp, err
+	if resp.ContentLength > MaxMessageBytes {
+		resp.Body.Close()
+		t.conn.capHit.Store(true)
+		return nil, errResponseTooLarge
+	}
+	resp.Body = &cappedBody{rc: resp.Body, conn: t.conn}
+	return resp, nil
 }
+
+// errResponseTooLarge cuts off an HTTP response over [MaxMessageBytes].
+var errResponseTooLarge = fmt.Errorf("the HTTP response is longer than %d bytes (4 MiB)", MaxMessageBytes)
+
+// cappedBody is a response body that fails once more than
+// [MaxMessageBytes] have been read, whatever Content-Length claimed: the
+// rest is never read and the connection is dropped (LA-LIM-07, LA-LIM-10).
+type cappedBody struct {
+	rc   io.ReadCloser
+	read int64
+	conn *connection
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.read > MaxMessageBytes {
+		return 0, errResponseTooLarge
+	}
+	if room := MaxMessageBytes + 1 - b.read; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.rc.Read(p)
+	b.read += int64(n)
+	if b.read > MaxMessageBytes {
+		b.conn.capHit.Store(true)
+		b.rc.Close()
+		return n - int(b.read-MaxMessageBytes), errResponseTooLarge
+	}
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
 
 // CloseIdleConnections closes the transport's idle connections.
 func (t *headerTransport) CloseIdleConnections() { t.base.CloseIdleConnections() }
+
+// rootCAs returns the host's roots plus the certificates of SSL_CERT_FILE
+// in its environment, or nil when the variable is not set. An unreadable or
+// empty file is a configuration error: the host asked for it.
+func rootCAs(environ []string) (*x509.CertPool, error) {
+	path := getenv(environ, "SSL_CERT_FILE")
+	if path == "" {
+		return nil, nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Kind: KindConfig, Source: "SSL_CERT_FILE", Msg: "cannot read the certificate file", Err: err}
+	}
+	if !pool.AppendCertsFromPEM(data) {
+		return nil, &Error{Kind: KindConfig, Source: "SSL_CERT_FILE", Msg: fmt.Sprintf("%s holds no PEM certificate", path)}
+	}
+	return pool, nil
+}

@@ -60,7 +60,7 @@ func (a *Agent) loadConfig() ([]*server, error) {
 			if s.source == SourceOption && a.mut.has(MutOptionUnvalidated) {
 				continue
 			}
-			if err := validateServer(s.name, &s.cfg, s.where, "mcpServers."+s.name, a.mut); err != nil {
+			if err := a.validateServer(s.name, &s.cfg, s.where, "mcpServers."+s.name); err != nil {
 				return nil, err
 			}
 		}

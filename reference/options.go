@@ -40,6 +40,16 @@ type Options struct {
 	// safe default set a stdio server inherits; nothing else of it reaches
 	// a child process (LA-SEC-16).
 	Environ []string
+	// MCPTransports, when non-nil, is the only transports servers may use
+	// ("stdio", "http"); an entry of another transport is refused wherever
+	// it is declared (LA-SEC-21, interpretation A-18).
+	MCPTransports []string
+	// Sandbox, when set, is the command line every stdio server is started
+	// through: the server's command and arguments are appended to it
+	// (LA-SEC-14). The probe process and the actual process both use it.
+	Sandbox []string
+	// Clock times every timeout. Nil is the real clock.
+	Clock Clock
 	// Logger receives the reference's own diagnostics. Nil discards them.
 	// It never receives server stderr or credentials.
 	Logger *slog.Logger
@@ -77,6 +87,9 @@ func (o Options) resolved() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Clock == nil {
+		o.Clock = realClock{}
 	}
 	return o
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -33,7 +34,7 @@ const (
 type process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stdout io.ReadCloser
+	stdout *lineLimit
 	exited chan struct{}
 	err    error // Wait's result, valid after exited is closed
 
@@ -74,14 +75,17 @@ func lookPath(command string, environ []string) (string, error) {
 	return "", fmt.Errorf("%q not found in PATH", command)
 }
 
-// startProcess starts a stdio server.
-func startProcess(cfg ServerConfig, environ []string, dir string) (*process, error) {
-	path, err := lookPath(cfg.Command, environ)
+// startProcess starts a stdio server, through the sandbox command when one
+// is set: the sandbox's argv, then the server's command and arguments
+// (LA-SEC-14).
+func startProcess(cfg ServerConfig, environ []string, dir string, sandbox []string) (*process, error) {
+	argv := append(append(append([]string{}, sandbox...), cfg.Command), cfg.Args...)
+	path, err := lookPath(argv[0], environ)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(path, cfg.Args...)
-	cmd.Args[0] = cfg.Command
+	cmd := exec.Command(path, argv[1:]...)
+	cmd.Args[0] = argv[0]
 	cmd.Env = childEnv(environ, cfg.Env)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -97,7 +101,7 @@ func startProcess(cfg ServerConfig, environ []string, dir string) (*process, err
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: stdin, stdout: &lineLimit{r: stdout, max: MaxMessageBytes}, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -105,8 +109,44 @@ func startProcess(cfg ServerConfig, environ []string, dir string) (*process, err
 	return p, nil
 }
 
-// Read reads the server's stdout.
+// Read reads the server's stdout, refusing a line over [MaxMessageBytes].
 func (p *process) Read(b []byte) (int, error) { return p.stdout.Read(b) }
+
+// tooLong reports whether the server wrote a line over the limit.
+func (p *process) tooLong() bool { return p.stdout.tripped.Load() }
+
+// errLineTooLong ends a stdio connection whose server wrote one message
+// over [MaxMessageBytes] (LA-LIM-06).
+var errLineTooLong = fmt.Errorf("a stdio message is longer than %d bytes (4 MiB)", MaxMessageBytes)
+
+// lineLimit passes a stdio server's output through, failing as soon as one
+// line (one JSON-RPC message, newline excluded) exceeds max bytes: exactly,
+// whatever the reader's buffering, and before the line is parsed.
+type lineLimit struct {
+	r       io.Reader
+	max     int
+	cur     int // bytes of the current line so far
+	tripped atomic.Bool
+}
+
+func (l *lineLimit) Read(b []byte) (int, error) {
+	if l.tripped.Load() {
+		return 0, errLineTooLong
+	}
+	n, err := l.r.Read(b)
+	for i := 0; i < n; i++ {
+		if b[i] == '\n' {
+			l.cur = 0
+			continue
+		}
+		l.cur++
+		if l.cur > l.max {
+			l.tripped.Store(true)
+			return i, errLineTooLong
+		}
+	}
+	return n, err
+}
 
 // Write writes the server's stdin.
 func (p *process) Write(b []byte) (int, error) { return p.stdin.Write(b) }

@@ -145,7 +145,7 @@ func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) 
 		return err
 	}
 	defer done()
-	if err := validateServer(name, &cfg, "register", "entry", a.mut); err != nil {
+	if err := a.validateServer(name, &cfg, "register", "entry"); err != nil {
 		return err
 	}
 	if err := r.checkFree(name); err != nil {
@@ -232,8 +232,14 @@ func (r *Registry) commit(s *server, conn *connection, insert bool) error {
 		if insert {
 			r.servers = append(r.servers, s)
 		}
+		conn.mu.Lock()
+		conn.onLost = func() { r.markStale(s, conn) }
+		conn.mu.Unlock()
 	}
 	r.mu.Unlock()
+	if err == nil && conn.isLost() {
+		r.markStale(s, conn) // it was lost before onLost was set
+	}
 	if err != nil {
 		conn.close()
 		return err
@@ -332,6 +338,14 @@ func (r *Registry) connectPending(ctx context.Context) error {
 			s.conn, s.status = nil, StatusConfigured
 			defer old.close()
 		}
+		if s.status == StatusStale && s.conn != nil {
+			// A stale server is unregistered and registered again:
+			// closed, then connected and authorized afresh (LA-CAT-05,
+			// LA-CAT-06).
+			old := s.conn
+			s.conn, s.status = nil, StatusConfigured
+			defer old.close()
+		}
 		if s.status != StatusConnected {
 			pending = append(pending, s)
 		}
@@ -343,7 +357,7 @@ func (r *Registry) connectPending(ctx context.Context) error {
 	var errs []error
 	for _, s := range pending {
 		if a.mut.has(MutLateValidation) {
-			if err := validateServer(s.name, &s.cfg, s.where, "mcpServers."+s.name, a.mut); err != nil {
+			if err := a.validateServer(s.name, &s.cfg, s.where, "mcpServers."+s.name); err != nil {
 				r.fail(s, err)
 				errs = append(errs, err)
 				continue
@@ -362,6 +376,17 @@ func (r *Registry) connectPending(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// markStale marks s stale if conn is still its connection: its catalog can
+// no longer be trusted, and it is connected again when the agent is next
+// idle (LA-CAT-03, LA-CAT-05).
+func (r *Registry) markStale(s *server, conn *connection) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s.conn == conn && s.status == StatusConnected {
+		s.status = StatusStale
+	}
 }
 
 // fail records a failed connection attempt of s.

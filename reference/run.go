@@ -100,10 +100,16 @@ func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (stri
 	if err := t.input.Validate(input); err != nil {
 		return fmt.Sprintf("LA-VAL-01: the arguments of %q do not match its input schema: %v", t.full, err), true
 	}
-	cctx, cancel := context.WithTimeoutCause(ctx, t.conn.timeout, context.DeadlineExceeded)
+	if t.conn.isLost() {
+		return fmt.Sprintf("the connection to server %q was lost; it is connected again when the agent is idle, and this call was not sent", t.server), true
+	}
+	cctx, cancel := a.opts.Clock.WithTimeout(ctx, t.conn.timeout)
 	defer cancel()
 	res, err := t.conn.session.CallTool(cctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
 	if err != nil {
+		if lerr := t.conn.limitError(t.server); lerr != nil {
+			return lerr.Error(), true
+		}
 		if cctx.Err() != nil {
 			t.conn.cancelledCall()
 			return cancelled(cctx, fmt.Sprintf("the call of %q (its outcome is unknown and it is not retried)", t.full)).Error(), true

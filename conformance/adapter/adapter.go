@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // An Adapter is one connection between the runner and an implementation under
@@ -78,6 +79,12 @@ type Agent interface {
 	// Close closes the agent (agent.close()): it cancels active work and
 	// reclaims clients, subscriptions and child processes.
 	Close(ctx context.Context) error
+	// AdvanceClock moves the agent's manual clock forward by d, firing
+	// the timers that fall due ([OpAdvanceClock], [CapClock]).
+	AdvanceClock(ctx context.Context, d time.Duration) error
+	// Logs returns every line the implementation logged so far, through
+	// every log sink the adapter can capture ([OpLogs], [CapLogSinks]).
+	Logs(ctx context.Context) ([]string, error)
 }
 
 // SendResult is the outcome of a successful [Agent.Send].

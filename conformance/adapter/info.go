@@ -40,10 +40,13 @@ const (
 	OpList       Operation = "agent/list"
 	OpAwaitIdle  Operation = "agent/awaitIdle"
 	OpClose      Operation = "agent/close"
+	// OpAdvanceClock and OpLogs serve the capabilities clock and log-sinks.
+	OpAdvanceClock Operation = "agent/advanceClock"
+	OpLogs         Operation = "agent/logs"
 )
 
 // Operations lists every operation, in a stable order.
-var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose}
+var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose, OpAdvanceClock, OpLogs}
 
 // Implements reports whether the adapter declared operation op.
 func (i Info) Implements(op Operation) bool { return slices.Contains(i.Operations, op) }

@@ -35,6 +35,14 @@ type AgentOptions struct {
 	AllowedTools []string `json:"allowedTools,omitempty"`
 	// MCPTransports is the mcpTransports option; nil means absent.
 	MCPTransports []string `json:"mcpTransports,omitempty"`
+	// Sandbox is a sandbox command line the implementation must start
+	// every stdio server through, the server's command and arguments
+	// appended (lite-agent's sandbox, undocumented option). Needs
+	// [CapSandbox].
+	Sandbox []string `json:"sandbox,omitempty"`
+	// ManualClock asks for an agent whose timers stand still until
+	// [Agent.AdvanceClock] moves them. Needs [CapClock].
+	ManualClock bool `json:"manualClock,omitempty"`
 }
 
 // Policy is a permission policy in the shape of lite-agent's

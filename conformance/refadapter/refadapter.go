@@ -8,10 +8,15 @@
 package refadapter
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/reference"
@@ -40,7 +45,8 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 		Name: "refadapter", Version: Version,
 		Implementation: adapter.Implementation{Name: name, Version: reference.Version},
 		Systems:        []adapter.System{adapter.LiteAgent},
-		Capabilities:   []adapter.Capability{adapter.CapHome, adapter.CapListNormalize},
+		Capabilities: []adapter.Capability{adapter.CapHome, adapter.CapListNormalize, adapter.CapSandbox,
+			adapter.CapClock, adapter.CapLogSinks},
 		Operations:     adapter.Operations,
 	}, nil
 }
@@ -68,17 +74,23 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if opts.System != "" && opts.System != adapter.LiteAgent {
 		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference implements lite-agent, not %s", opts.System)
 	}
-	if opts.MCPTransports != nil {
-		return nil, adapter.Errorf(adapter.KindUnsupported, "mcpTransports is not implemented yet")
-	}
+	logs := &logBuffer{}
 	ro := reference.Options{
 		Workdir:         opts.Workdir,
 		Home:            opts.Home,
 		StrictMCPConfig: opts.StrictMCPConfig,
 		AllowedTools:    opts.AllowedTools,
 		Environ:         a.env.Environ,
+		MCPTransports:   opts.MCPTransports,
+		Sandbox:         opts.Sandbox,
 		Model:           model{host},
+		Logger:          slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Mutations:       a.target.Mutations,
+	}
+	var clock *reference.ManualClock
+	if opts.ManualClock {
+		clock = &reference.ManualClock{}
+		ro.Clock = clock
 	}
 	if len(opts.MCPServers) > 0 {
 		servers, err := reference.DecodeServers(opts.MCPServers, "mcpServers option")
@@ -97,12 +109,50 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return &agent{ag: ag}, nil
+	return &agent{ag: ag, clock: clock, logs: logs}, nil
 }
 
 // agent is a reference agent behind the contract.
 type agent struct {
-	ag *reference.Agent
+	ag    *reference.Agent
+	clock *reference.ManualClock // nil unless the options asked for one
+	logs  *logBuffer
+}
+
+// AdvanceClock moves the agent's manual clock.
+func (g *agent) AdvanceClock(ctx context.Context, d time.Duration) error {
+	if g.clock == nil {
+		return adapter.Errorf(adapter.KindUnsupported, "the agent was not created with a manual clock")
+	}
+	g.clock.Advance(d)
+	return nil
+}
+
+// Logs returns what the reference logged.
+func (g *agent) Logs(ctx context.Context) ([]string, error) { return g.logs.lines(), nil }
+
+// logBuffer keeps a reference agent's log output.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) lines() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := []string{}
+	for _, l := range strings.Split(b.buf.String(), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, error) {

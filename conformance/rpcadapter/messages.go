@@ -133,3 +133,14 @@ type EventParams struct {
 
 // empty is the result of operations that return nothing.
 type empty struct{}
+
+// AdvanceParams are the params of agent/advanceClock.
+type AdvanceParams struct {
+	AgentID string `json:"agentId"`
+	Ms      int64  `json:"ms"`
+}
+
+// LogsResult is the result of agent/logs.
+type LogsResult struct {
+	Lines []string `json:"lines"`
+}

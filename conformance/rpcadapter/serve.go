@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -98,6 +99,15 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 		return empty{}, g.AwaitIdle(ctx)
 	case adapter.OpClose:
 		return empty{}, g.Close(ctx)
+	case adapter.OpAdvanceClock:
+		var p AdvanceParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return empty{}, g.AdvanceClock(ctx, time.Duration(p.Ms)*time.Millisecond)
+	case adapter.OpLogs:
+		lines, err := g.Logs(ctx)
+		return LogsResult{Lines: orEmpty(lines)}, err
 	}
 	return nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("unknown method %q", method)}
 }

@@ -371,6 +371,16 @@ func (g *agent) Close(ctx context.Context) error {
 	return g.p.call(ctx, string(adapter.OpClose), AgentRef{g.id}, nil)
 }
 
+func (g *agent) AdvanceClock(ctx context.Context, d time.Duration) error {
+	return g.p.call(ctx, string(adapter.OpAdvanceClock), AdvanceParams{AgentID: g.id, Ms: d.Milliseconds()}, nil)
+}
+
+func (g *agent) Logs(ctx context.Context) ([]string, error) {
+	var res LogsResult
+	err := g.p.call(ctx, string(adapter.OpLogs), AgentRef{g.id}, &res)
+	return res.Lines, err
+}
+
 // invalidParams reports params that do not decode.
 func invalidParams(method string, err error) error {
 	return &adapter.Error{Kind: adapter.KindInternal, Message: fmt.Sprintf("the params of %s do not decode: %v", method, err)}

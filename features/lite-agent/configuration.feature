@@ -219,8 +219,7 @@ Feature: Configuration sources, file format and construction (LA-CFG)
     And the host sends "again"
     Then it succeeds
     And the approval handler was asked for "mcp_connect" 1 time
-    And "p" was started 1 time
-    And "p" received its handshake 1 time
+    And "p" was connected 1 time
 
   # 「没有 MCP 配置时不会连接任何服务器」
   @LA-CFG-13

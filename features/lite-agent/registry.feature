@@ -65,7 +65,7 @@ Feature: One registry of servers (LA-REG)
     And the host sends "hello"
     Then it succeeds
     And list() shows exactly the servers "s"
-    And "s" received its handshake 1 time
+    And "s" was connected 1 time
     And the model was offered exactly the MCP tools "mcp__s__a"
 
   # 「同名不同配置报错，不隐式覆盖」
@@ -95,7 +95,7 @@ Feature: One registry of servers (LA-REG)
     When the host registers "p" as "search"
     Then it fails with a "conflict" error
     And list() is unchanged
-    And "p" was started 1 time
+    And "p" was connected 1 time
     And list() shows "search" with exactly the tools "mcp__search__search"
 
   @LA-REG-05
