@@ -47,7 +47,7 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 		Systems:        []adapter.System{adapter.LiteAgent},
 		Capabilities: []adapter.Capability{adapter.CapHome, adapter.CapListNormalize, adapter.CapSandbox,
 			adapter.CapClock, adapter.CapLogSinks},
-		Operations:     adapter.Operations,
+		Operations: adapter.Operations,
 	}, nil
 }
 
