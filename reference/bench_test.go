@@ -14,6 +14,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,6 +33,12 @@ import (
 // scripted model round trips around one tool call. */reference-send-only
 // measures a Send whose model answers at once, without a tool call: the
 // run's fixed overhead, model callback included, to subtract if wanted.
+//
+// Transports: stdio (each client runs its own child, this test binary as
+// the server), http (one stateless Streamable HTTP server on httptest in
+// this process, so B/op and allocs/op include the server's share) and
+// http-subprocess (the same server in a child process: B/op and allocs/op
+// are the client's alone). cpu-ns/op is this process's CPU time per call.
 
 // benchText is the small payload of every benchmarked call.
 const benchText = "the quick brown fox jumps over the lazy dog"
@@ -122,7 +129,10 @@ func newRawSession(b *testing.B, transport mcp.Transport) *mcp.ClientSession {
 // callRaw makes one echo call and checks its result, as the model does for
 // the reference.
 func callRaw(b *testing.B, session *mcp.ClientSession) {
-	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: benchArgs})
+	// Bounded like the reference's calls (reference.DefaultTimeout).
+	ctx, cancel := context.WithTimeout(context.Background(), reference.DefaultTimeout)
+	defer cancel()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: benchArgs})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -239,13 +249,34 @@ func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, sessi
 			b.Fatalf("a tool result was not the echo: %v", model.lastBad.Load())
 		}
 	}
-	b.Run("reference", func(b *testing.B) { send(b, 1) })
+	b.Run("reference", func(b *testing.B) { withCPU(b, func() { send(b, 1) }) })
 	b.Run("go-sdk", func(b *testing.B) {
-		for b.Loop() {
-			callRaw(b, session)
-		}
+		withCPU(b, func() {
+			for b.Loop() {
+				callRaw(b, session)
+			}
+		})
 	})
-	b.Run("reference-send-only", func(b *testing.B) { send(b, 0) })
+	b.Run("reference-send-only", func(b *testing.B) { withCPU(b, func() { send(b, 0) }) })
+}
+
+// withCPU runs a benchmark loop and reports the CPU time this process
+// spent per op (cpu-ns/op: user and system, every thread, GC included).
+// Unlike ns/op it leaves out the time spent waiting for a server in
+// another process, and it is less disturbed by other load on the machine.
+func withCPU(b *testing.B, loop func()) {
+	start := cpuTime(b)
+	loop()
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime returns the CPU time this process has used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // heapInuse reads the bytes in in-use heap spans (MemStats.HeapInuse)

@@ -1,7 +1,6 @@
 package netpolicy
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 )
@@ -45,12 +44,14 @@ func CheckHeader(name, value string) error {
 	if !validFieldName(name) {
 		return violation("LA-NET-06", "header name %q is not a valid HTTP field name", name)
 	}
-	canon := http.CanonicalHeaderKey(name)
-	if slices.ContainsFunc(ReservedHeaders, func(r string) bool { return strings.EqualFold(r, canon) }) {
+	if slices.ContainsFunc(ReservedHeaders, func(r string) bool { return asciiEqualFold(r, name) }) {
 		return violation("LA-NET-06", "header %q is reserved for the MCP transport and cannot be configured", name)
 	}
 	if i := strings.IndexFunc(value, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }); i >= 0 {
 		return violation("LA-NET-06", "header %q has a control character at byte %d of its value", name, i)
+	}
+	if strings.Trim(value, " \t") != value {
+		return violation("LA-NET-06", "the value of header %q starts or ends with whitespace, which HTTP would drop: the server would not receive it as configured", name)
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func CheckURL(raw string) (*url.URL, error) {
 	if u.User != nil {
 		return nil, violation("LA-NET-04", "URL %q carries user credentials; pass credentials in headers or through OAuth instead", redactUser(u))
 	}
-	if u.Opaque != "" || u.Host == "" {
+	if u.Opaque != "" || u.Hostname() == "" {
 		return nil, violation("LA-NET-01", "URL %q is not an absolute URL with a host", raw)
 	}
 	switch strings.ToLower(u.Scheme) {
@@ -42,7 +42,29 @@ func CheckURL(raw string) (*url.URL, error) {
 // letter case), 127.0.0.1 and ::1. Other loopback spellings such as
 // 127.0.0.2 or localhost. are not (interpretation A-13).
 func IsLoopback(host string) bool {
-	return strings.EqualFold(host, "localhost") || host == "127.0.0.1" || host == "::1"
+	return asciiEqualFold(host, "localhost") || host == "127.0.0.1" || host == "::1"
+}
+
+// asciiEqualFold compares ASCII letters without regard to case and every
+// other byte exactly. (strings.EqualFold folds Unicode, so "localhoſt"
+// with a long s would pass for localhost.)
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // redactUser returns u as a string with its user information replaced, so
