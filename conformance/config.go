@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,6 +175,7 @@ func filesUnder(dir string) ([]string, error) {
 //	{{command}}        the stdio fake command, as a JSON string
 //	{{args "p" ...}}   the stdio fake p's arguments plus extras, as JSON
 //	{{entry "p"}}      the whole entry of fake p, as JSON
+//	{{hostport "h"}}   the host:port of HTTP fake h
 func (w *world) render(text string) (string, error) {
 	funcs := template.FuncMap{
 		"url": func(name string) (string, error) {
@@ -181,7 +183,7 @@ func (w *world) render(text string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if f.transport != "http" {
+			if f.transport == "stdio" {
 				return "", fmt.Errorf("%q is not an HTTP MCP server", name)
 			}
 			if err := w.materialize(f); err != nil {
@@ -207,6 +209,20 @@ func (w *world) render(text string) (string, error) {
 		"entry": func(name string) (string, error) {
 			e, err := w.entry(name)
 			return string(e), err
+		},
+		"hostport": func(name string) (string, error) {
+			f, err := w.fake(name)
+			if err != nil {
+				return "", err
+			}
+			if err := w.materialize(f); err != nil {
+				return "", err
+			}
+			u, err := url.Parse(f.url)
+			if err != nil {
+				return "", err
+			}
+			return u.Host, nil
 		},
 	}
 	t, err := template.New("scenario").Funcs(funcs).Option("missingkey=error").Parse(text)

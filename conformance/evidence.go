@@ -67,11 +67,12 @@ func startsOf(rs []record.Record, server string) []record.Record {
 }
 
 // contactsOf returns every record that shows server was reached: a process
-// start, an HTTP request or a message.
+// start, an HTTP request or a message. The fakes' own bookkeeping (exits,
+// the ends of HTTP responses) is not contact.
 func contactsOf(rs []record.Record, server string) []record.Record {
 	var out []record.Record
 	for _, r := range rs {
-		if r.Server == server && r.Kind != record.KindHost && r.Kind != record.KindExit {
+		if r.Server == server && r.Kind != record.KindHost && r.Kind != record.KindExit && r.Kind != record.KindHTTPResponse {
 			out = append(out, r)
 		}
 	}
@@ -103,6 +104,23 @@ func describe(r record.Record) string {
 		return fmt.Sprintf("#%d %s: process exited (pid %d)", r.Seq, r.Server, r.PID)
 	case record.KindHTTP:
 		return fmt.Sprintf("#%d %s: HTTP %s %s (%d bytes)", r.Seq, r.Server, r.HTTP.Method, r.HTTP.Path, r.Bytes)
+	case record.KindHTTPResponse:
+		end := "complete"
+		if r.Aborted {
+			end = "cut short"
+		}
+		return fmt.Sprintf("#%d %s: answered %s with HTTP %d, %d bytes written, %s", r.Seq, r.Server, r.Method, r.Status, r.Written, end)
+	case record.KindSandbox:
+		return fmt.Sprintf("#%d sandbox (pid %d): %s", r.Seq, r.PID, strings.Join(r.Argv, " "))
+	case record.KindAnswer:
+		answer := "result"
+		switch {
+		case r.Aborted:
+			answer = "no answer"
+		case r.Error != nil:
+			answer = fmt.Sprintf("error %d", r.Error.Code)
+		}
+		return fmt.Sprintf("#%d %s: the client answered its %s with %s", r.Seq, r.Server, r.Method, answer)
 	case record.KindHost:
 		p := string(r.Params)
 		if len(p) > 160 {

@@ -24,6 +24,8 @@ type host struct {
 	requests  []adapter.ModelRequest
 	approvals []adapter.ApprovalRequest
 	denied    []string // capability names the approval handler denies
+	hang      []string // capability names the handler waits on until cancelled
+	cancelled []string // capability names whose approval was cancelled
 	events    []adapter.Event
 }
 
@@ -44,14 +46,24 @@ func (h *host) Model(ctx context.Context, req adapter.ModelRequest) (adapter.Mod
 	return resp, nil
 }
 
-// Approve allows everything except the capabilities scripted to be denied.
+// Approve allows everything except the capabilities scripted to be
+// denied, or to wait until the approval is cancelled (its signal).
 func (h *host) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapter.Decision, error) {
 	h.mu.Lock()
 	h.approvals = append(h.approvals, req)
 	deny := slices.Contains(h.denied, req.Name)
+	hang := slices.Contains(h.hang, req.Name)
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "approval", Server: req.Server, Params: params})
+	if hang {
+		<-ctx.Done()
+		h.mu.Lock()
+		h.cancelled = append(h.cancelled, req.Name)
+		h.mu.Unlock()
+		h.log.Append(record.Record{Kind: record.KindHost, Method: "approval-cancelled", Server: req.Server, Params: params})
+		return adapter.Deny, ctx.Err()
+	}
 	if deny {
 		return adapter.Deny, nil
 	}

@@ -39,8 +39,10 @@ func (w *world) sends(ctx context.Context, prompt string) error {
 	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	_, err := w.agent.Send(sctx, prompt)
-	return w.settle(fmt.Sprintf("sending %q", prompt), err)
+	return w.timed(fmt.Sprintf("sending %q", prompt), func() error {
+		_, err := w.agent.Send(sctx, prompt)
+		return err
+	})
 }
 
 // sendsInBackground: When the host sends "go" in the background
@@ -51,19 +53,46 @@ func (w *world) sendsInBackground(ctx context.Context, prompt string) error {
 	if err := w.need(adapter.OpSend); err != nil {
 		return err
 	}
-	if w.bg != nil {
-		return fmt.Errorf("a background send is already running")
+	return w.inBackground(ctx, fmt.Sprintf("sending %q", prompt), func(ctx context.Context) error {
+		_, err := w.agent.Send(ctx, prompt)
+		return err
+	})
+}
+
+// registersInBackground: When the host registers "p" in the background
+func (w *world) registersInBackground(ctx context.Context, name string) error {
+	if err := w.needAgent(); err != nil {
+		return err
 	}
-	bg := &background{done: make(chan struct{})}
+	if err := w.need(adapter.OpRegister); err != nil {
+		return err
+	}
+	e, err := w.entry(name)
+	if err != nil {
+		return err
+	}
+	if err := w.snapshotList(ctx); err != nil {
+		return err
+	}
+	return w.inBackground(ctx, fmt.Sprintf("registering %q", name), func(ctx context.Context) error {
+		return w.agent.Register(ctx, name, e)
+	})
+}
+
+// inBackground starts an operation that runs while other steps go on; it
+// lives as long as the scenario, bounded by three step timeouts, or until
+// the host aborts it.
+func (w *world) inBackground(ctx context.Context, what string, op func(context.Context) error) error {
+	if w.bg != nil {
+		return fmt.Errorf("an operation already runs in the background")
+	}
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*w.run.opts.StepTimeout)
+	bg := &background{what: what, done: make(chan struct{}), cancel: cancel}
 	w.bg = bg
-	// The send lives as long as the scenario, bounded by the step timeout
-	// of the step that waits for it.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*w.run.opts.StepTimeout)
-	agent := w.agent
 	go func() {
 		defer close(bg.done)
 		defer cancel()
-		_, bg.err = agent.Send(sctx, prompt)
+		bg.err = op(bctx)
 	}()
 	return nil
 }
@@ -77,6 +106,11 @@ func (w *world) registers(ctx context.Context, name, alias, timeoutMs string) er
 	if err != nil {
 		return err
 	}
+	return w.registerWithTimeout(ctx, alias, e, timeoutMs)
+}
+
+// registerWithTimeout registers an entry, adding timeoutMs when set.
+func (w *world) registerWithTimeout(ctx context.Context, alias string, e json.RawMessage, timeoutMs string) error {
 	if timeoutMs != "" {
 		var m map[string]any
 		_ = json.Unmarshal(e, &m)
@@ -114,7 +148,7 @@ func (w *world) changeRegistry(ctx context.Context, op adapter.Operation, what s
 	}
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	return w.settle(what, change(sctx))
+	return w.timed(what, func() error { return change(sctx) })
 }
 
 // closesAgent: When the host closes the agent
@@ -151,11 +185,16 @@ func (w *world) lists(ctx context.Context, n string) error {
 	return w.settle("listing the servers", err)
 }
 
-// declaredThrough: When "h" is declared as "alias" through register()
-func (w *world) declaredThrough(ctx context.Context, name, alias, source string) error {
+// declaredThrough: When "h" is declared as "alias" through register() [at the host "localhost"]
+func (w *world) declaredThrough(ctx context.Context, name, alias, source, host string) error {
 	e, err := w.entry(name)
 	if err != nil {
 		return err
+	}
+	if host != "" {
+		if e, err = w.entryAt(name, host); err != nil {
+			return err
+		}
 	}
 	return w.declare(ctx, alias, e, source)
 }

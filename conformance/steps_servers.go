@@ -11,9 +11,12 @@ import (
 
 // Steps that define the scenario's fake MCP servers.
 
-// transportOf maps "a stdio" / "an HTTP" to a transport.
+// transportOf maps "a stdio" / "an HTTP" / "an HTTPS" to a transport.
 func transportOf(article string) string {
-	if strings.Contains(article, "HTTP") {
+	switch {
+	case strings.Contains(article, "HTTPS"):
+		return "https"
+	case strings.Contains(article, "HTTP"):
 		return "http"
 	}
 	return "stdio"

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/fakes/tlsca"
 )
 
 // world is everything one scenario owns: its directories, its fakes, its
@@ -32,9 +33,11 @@ type world struct {
 	home    string // HOME of the implementation
 	environ []string
 
-	log  *record.Log
-	rec  *record.Server
-	http *mcpfake.HTTPServer // started on first use
+	log   *record.Log
+	rec   *record.Server
+	http  *mcpfake.HTTPServer // started on first use
+	https *mcpfake.HTTPServer // started on first use, with the world's CA
+	ca    *tlsca.CA           // made when the first HTTPS fake is defined
 
 	fakes   map[string]*fake
 	project *configFile
@@ -61,7 +64,7 @@ type world struct {
 // fake is one scripted MCP server of the scenario.
 type fake struct {
 	name      string
-	transport string // "stdio" or "http"
+	transport string // "stdio", "http" or "https"
 	script    *mcpfake.Script
 	path      string // the script file, for stdio
 	url       string // the endpoint, for http
@@ -71,12 +74,16 @@ type fake struct {
 type outcome struct {
 	what string
 	err  error
+	took time.Duration // how long the action took
+	mark int           // the record log's length when it returned
 }
 
-// background is a send running while other steps go on.
+// background is an operation running while other steps go on.
 type background struct {
-	done chan struct{}
-	err  error
+	what   string
+	done   chan struct{}
+	err    error
+	cancel context.CancelFunc
 }
 
 // setup prepares a scenario's world: directories, environment and record
@@ -120,7 +127,32 @@ func (w *world) defineFake(name, transport string, script *mcpfake.Script) error
 		return fmt.Errorf("the scenario defines the MCP server %q twice", name)
 	}
 	script.Name = name
+	if transport == "https" && w.ca == nil {
+		if err := w.makeCA(); err != nil {
+			return err
+		}
+	}
 	w.fakes[name] = &fake{name: name, transport: transport, script: script}
+	return nil
+}
+
+// makeCA makes the world's test CA and hands its PEM file to the
+// implementation through its environment (SSL_CERT_FILE for Go and most
+// TLS stacks, NODE_EXTRA_CA_CERTS for Node.js).
+func (w *world) makeCA() error {
+	if w.adapter != nil {
+		return errors.New("HTTPS servers must be defined before the agent is created")
+	}
+	ca, err := tlsca.New("mcpconform scenario CA")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(w.dir, "ca.pem")
+	if err := ca.WriteFile(path); err != nil {
+		return err
+	}
+	w.ca = ca
+	w.environ = append(w.environ, "SSL_CERT_FILE="+path, "NODE_EXTRA_CA_CERTS="+path, "MCPCONFORM_CA_FILE="+path)
 	return nil
 }
 
@@ -142,20 +174,68 @@ func (w *world) materialize(f *fake) error {
 			f.path = filepath.Join(w.dir, "fakes", f.name+".json")
 		}
 		return f.script.WriteFile(f.path)
-	case "http":
+	case "http", "https":
 		if f.url != "" {
 			return nil
 		}
-		if w.http == nil {
-			h, err := mcpfake.NewHTTPServer(w.log)
-			if err != nil {
-				return err
-			}
-			w.http = h
+		srv, err := w.httpServer(f.transport)
+		if err != nil {
+			return err
 		}
-		f.url = w.http.Mount(f.script)
+		f.url = srv.Mount(f.script)
 	}
 	return nil
+}
+
+// httpServer returns the world's HTTP or HTTPS fake server, starting it.
+// The plain one also listens on [::1] where the host has IPv6.
+func (w *world) httpServer(transport string) (*mcpfake.HTTPServer, error) {
+	if transport == "https" {
+		if w.https == nil {
+			cert, err := w.ca.Issue("localhost", "127.0.0.1", "::1")
+			if err != nil {
+				return nil, err
+			}
+			if w.https, err = mcpfake.NewHTTPServer(w.log, mcpfake.HTTPOptions{TLS: &cert}); err != nil {
+				return nil, err
+			}
+		}
+		return w.https, nil
+	}
+	if w.http == nil {
+		h, err := mcpfake.NewHTTPServer(w.log, mcpfake.HTTPOptions{IPv6: true})
+		if err != nil {
+			return nil, err
+		}
+		w.http = h
+	}
+	return w.http, nil
+}
+
+// entryAt is the entry of an HTTP fake reached at another loopback host
+// ("localhost", "127.0.0.1", "[::1]"). A host the machine lacks (no IPv6)
+// skips the scenario.
+func (w *world) entryAt(name, host string) (json.RawMessage, error) {
+	f, err := w.fake(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.materialize(f); err != nil {
+		return nil, err
+	}
+	srv, err := w.httpServer(f.transport)
+	if err != nil {
+		return nil, err
+	}
+	u, err := srv.URL(name, host)
+	if err != nil {
+		if host == "[::1]" {
+			w.skipReason = fmt.Sprintf("this machine has no IPv6 loopback: %v", err)
+			return nil, godog.ErrSkip
+		}
+		return nil, err
+	}
+	return json.Marshal(map[string]any{"type": "http", "url": u})
 }
 
 // stdioArgs are the arguments of a stdio fake's command, plus extra.
@@ -175,7 +255,7 @@ func (w *world) entry(name string) (json.RawMessage, error) {
 		return nil, err
 	}
 	var e map[string]any
-	if f.transport == "http" {
+	if f.transport != "stdio" {
 		e = map[string]any{"type": "http", "url": f.url}
 	} else {
 		e = map[string]any{"type": "stdio", "command": w.run.opts.FakeCommand[0], "args": w.stdioArgs(f)}
@@ -221,7 +301,18 @@ func (w *world) settle(what string, err error) error {
 	if adapter.IsFailure(err) {
 		return err
 	}
-	w.last = &outcome{what: what, err: err}
+	w.last = &outcome{what: what, err: err, mark: w.log.Len()}
+	return nil
+}
+
+// timed runs an action and settles its outcome with its duration.
+func (w *world) timed(what string, action func() error) error {
+	start := time.Now()
+	err := action()
+	if serr := w.settle(what, err); serr != nil {
+		return serr
+	}
+	w.last.took = time.Since(start)
 	return nil
 }
 
@@ -313,6 +404,9 @@ func (w *world) close() {
 	}
 	if w.http != nil {
 		_ = w.http.Close()
+	}
+	if w.https != nil {
+		_ = w.https.Close()
 	}
 	if w.rec != nil {
 		_ = w.rec.Close()

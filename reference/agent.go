@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 )
@@ -33,6 +34,7 @@ type Agent struct {
 	cancelFn context.CancelFunc // cancels the running activity
 	idle     chan struct{}      // closed when the agent becomes idle
 	leaked   []*connection      // connections kept open by a mutation
+	open     []io.Closer        // files kept open by a mutation
 }
 
 // New builds an agent: it reads and validates the configuration files and
@@ -135,9 +137,14 @@ func (a *Agent) Close() error {
 	}
 	a.closed = true
 	idle := a.idle
-	leaked := a.leaked
-	a.leaked = nil
+	leaked, open := a.leaked, a.open
+	a.leaked, a.open = nil, nil
 	a.mu.Unlock()
+	defer func() {
+		for _, c := range open {
+			c.Close()
+		}
+	}()
 
 	if !a.mut.has(MutCloseWaits) {
 		a.closeCancel()
@@ -159,6 +166,13 @@ func (a *Agent) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// keepOpen remembers a file a mutation keeps open until Close.
+func (a *Agent) keepOpen(c io.Closer) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.open = append(a.open, c)
 }
 
 // keepLeaked remembers a connection a mutation left open, so that Close can

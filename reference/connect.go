@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,9 @@ type connection struct {
 	lostFlag    bool   // the session ended
 	onLost      func() // called when the session ends by itself
 	capHit      atomic.Bool
+	redirect    atomic.Pointer[redirectError] // the redirect refused, if any
+
+	mut mutations
 
 	// notices counts cancellation notices written to the server; expected
 	// counts the calls cancelled, each of which go-sdk follows with a
@@ -61,9 +65,16 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 	if err := a.authorize(ctx, ConnectCapability, req); err != nil {
 		return nil, err
 	}
-	ctx, cancel := a.opts.Clock.WithTimeout(ctx, s.cfg.timeout())
+	timeout := s.cfg.timeout()
+	switch {
+	case a.mut.has(MutIgnoreTimeoutMs):
+		timeout = DefaultTimeout
+	case a.mut.has(MutConnectTimeout20) && s.cfg.Timeout == 0:
+		timeout = 20 * time.Second
+	}
+	ctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
-	if s.cfg.transport() == TransportStdio {
+	if s.cfg.transport() == TransportStdio && !a.mut.has(MutNoProbe) {
 		if err := a.probe(ctx, s); err != nil {
 			return nil, err
 		}
@@ -86,7 +97,7 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 // processes run the same (sandboxed) command; servers must therefore start
 // without business side effects (LA-TRN-10, LA-TRN-11, LA-SEC-14).
 func (a *Agent) probe(ctx context.Context, s *server) error {
-	conn, err := a.dial(ctx, s)
+	conn, err := a.dialWith(ctx, s, !a.mut.has(MutProbeOutsideSandbox))
 	if err != nil {
 		return err
 	}
@@ -96,20 +107,43 @@ func (a *Agent) probe(ctx context.Context, s *server) error {
 // dial opens an MCP session with the server of s, pinned to
 // [ProtocolVersion].
 func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
-	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64)}
-	client := mcp.NewClient(clientInfo, &mcp.ClientOptions{
+	return a.dialWith(ctx, s, true)
+}
+
+// dialWith is dial, through the sandbox unless sandboxed is false (only
+// under [MutProbeOutsideSandbox]).
+func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool) (*connection, error) {
+	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), mut: a.mut}
+	opts := &mcp.ClientOptions{
 		Logger: a.opts.Logger,
 		// No roots, sampling or elicitation (LA-TRN-08).
 		Capabilities: &mcp.ClientCapabilities{},
 		// No automatic input_required handling (LA-TRN-09).
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
-	})
-	client.AddSendingMiddleware(conn.pinProtocol, conn.countTools)
+	}
+	if a.mut.has(MutOfferSampling) {
+		opts.Capabilities = nil // go-sdk's default: roots
+		opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, errors.New("no sampling")
+		}
+	}
+	client := mcp.NewClient(clientInfo, opts)
+	if !a.mut.has(MutOfferSampling) {
+		client.AddReceivingMiddleware(refuseServerRequests)
+	}
+	if !a.mut.has(MutDowngrade) && !a.mut.has(MutOldProtocol) {
+		client.AddSendingMiddleware(conn.pinProtocol)
+	}
+	client.AddSendingMiddleware(conn.countTools)
+	sandbox := a.opts.Sandbox
+	if !sandboxed {
+		sandbox = nil
+	}
 
 	var transport mcp.Transport
 	switch s.cfg.transport() {
 	case TransportStdio:
-		p, err := startProcess(s.cfg, a.opts.Environ, a.opts.Workdir, a.opts.Sandbox)
+		p, err := a.startProcess(s.cfg, sandbox)
 		if err != nil {
 			return nil, &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: s.name, Msg: "cannot start the stdio server", Err: err}
 		}
@@ -124,13 +158,26 @@ func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
 		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: MaxMessageBytes}
 	}
-	session, err := client.Connect(ctx, transport, nil)
+	var sessionOpts *mcp.ClientSessionOptions
+	if a.mut.has(MutOldProtocol) {
+		sessionOpts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+	}
+	session, err := client.Connect(ctx, transport, sessionOpts)
 	if err != nil {
+		if a.mut.has(MutLegacyFallback) && s.cfg.transport() == TransportHTTP {
+			if resp, gerr := conn.http.Get(s.cfg.URL); gerr == nil {
+				resp.Body.Close()
+			}
+		}
 		conn.close()
 		return nil, conn.connectError(ctx, s.name, err)
 	}
 	conn.session = session
-	if v := session.InitializeResult().ProtocolVersion; v != ProtocolVersion {
+	if a.mut.has(MutListResources) {
+		_, _ = session.ListResources(ctx, nil)
+		_, _ = session.ListPrompts(ctx, nil)
+	}
+	if v := session.InitializeResult().ProtocolVersion; v != ProtocolVersion && !a.mut.has(MutDowngrade) && !a.mut.has(MutOldProtocol) {
 		conn.close()
 		return nil, &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: s.name, Msg: fmt.Sprintf("the server negotiated MCP %s; only %s is supported", v, ProtocolVersion)}
 	}
@@ -157,6 +204,20 @@ func (c *connection) isLost() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lostFlag && !c.closing
+}
+
+// refuseServerRequests is a receiving middleware that answers every
+// request a server sends the client (sampling/createMessage, roots/list,
+// elicitation/create, ...) with "method not found": the reference offers
+// none of these features, and go-sdk would otherwise answer roots/list with
+// an empty list (LA-TRN-08). Notifications pass.
+func refuseServerRequests(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("%s is not supported by this client", method)}
+	}
 }
 
 // errLegacyHandshake stops go-sdk's silent fallback to the initialize
@@ -238,9 +299,14 @@ func (c *connection) transportError(ctx context.Context, alias string, err error
 	return &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: alias, Msg: "cannot talk to the server", Err: err}
 }
 
-// limitError reports a stdio line or HTTP response over [MaxMessageBytes]
-// that ended the exchange, or nil (LA-LIM-06, LA-LIM-07, LA-LIM-10).
+// limitError reports what the transports refused on their own and go-sdk
+// may have reported as something else: a stdio line or an HTTP response
+// over [MaxMessageBytes] (LA-LIM-06, LA-LIM-07, LA-LIM-10), or a redirect
+// (LA-NET-07). It returns nil when none happened.
 func (c *connection) limitError(alias string) error {
+	if r := c.redirect.Load(); r != nil {
+		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: r.Error()}
+	}
 	switch {
 	case c.proc != nil && c.proc.tooLong():
 		return &Error{Kind: KindLimit, Rule: "LA-LIM-06", Source: alias, Msg: fmt.Sprintf("the server wrote a stdio message of more than %d bytes (4 MiB); the connection is closed", MaxMessageBytes)}

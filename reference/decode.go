@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -26,16 +27,17 @@ type NamedServer struct {
 // fields and duplicate aliases are refused. It does not judge the values:
 // [New] and [Registry.Register] validate every entry (aliases, URLs,
 // headers, combinations of fields) wherever it came from. source names where
-// the JSON came from, for error messages.
-func DecodeServers(data []byte, source string) ([]NamedServer, error) {
-	d := decoder{source: source}
+// the JSON came from, for error messages. Mutations, for mutation testing
+// only, break the decoding as they break an [Agent].
+func DecodeServers(data []byte, source string, mutations ...Mutation) ([]NamedServer, error) {
+	d := decoder{source: source, mut: newMutations(mutations)}
 	return d.servers(data, "mcpServers")
 }
 
 // DecodeServerConfig decodes one server entry, as [Registry.Register]
 // receives it in JSON form; see [DecodeServers] for what it checks.
-func DecodeServerConfig(data []byte) (ServerConfig, error) {
-	d := decoder{source: "register"}
+func DecodeServerConfig(data []byte, mutations ...Mutation) (ServerConfig, error) {
+	d := decoder{source: "register", mut: newMutations(mutations)}
 	return d.entry(data, "entry")
 }
 
@@ -231,11 +233,15 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 		}
 	case TransportStdio, TransportHTTP:
 	case "sse":
+		if d.mut.has(MutAcceptSSE) {
+			c.Type = TransportHTTP
+			break
+		}
 		return d.fail("LA-TRN-04", joinField(field, "type"), "type \"sse\" (the legacy HTTP+SSE transport) is not supported; use \"http\" (Streamable HTTP)")
 	default:
 		return d.fail("LA-CFG-04", joinField(field, "type"), "unknown type %q; use \"stdio\" or \"http\"", c.Type)
 	}
-	if d.transports != nil && !slices.Contains(d.transports, c.transport()) {
+	if d.transports != nil && !slices.Contains(d.transports, c.transport()) && !d.mut.has(MutIgnoreTransports) {
 		return d.fail("LA-SEC-21", joinField(field, "type"), "transport %q is not allowed here; mcpTransports allows only %v", c.transport(), d.transports)
 	}
 	if c.transport() == TransportStdio {
@@ -254,15 +260,54 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 		if c.Command != "" || c.Args != nil || c.Env != nil {
 			return d.fail("LA-CFG-04", field, "\"command\", \"args\" and \"env\" belong to stdio entries, not http")
 		}
-		if _, err := netpolicy.CheckURL(c.URL); err != nil {
+		if err := d.checkURL(c.URL); err != nil {
 			return d.policy(err, joinField(field, "url"))
 		}
-		if err := netpolicy.CheckHeaders(c.Headers); err != nil {
+		if err := netpolicy.CheckHeaders(c.Headers); err != nil && !d.mut.has(netMutations[ruleOfViolation(err)]) {
 			return d.policy(err, joinField(field, "headers"))
 		}
 	}
 	if err := checkTimeout(c.Timeout); err != nil {
 		return err.(*Error).at(d.source, joinField(field, "timeoutMs"))
+	}
+	return nil
+}
+
+// netMutations are the mutations that each switch off one rule of the
+// URL and header policy.
+var netMutations = map[string]Mutation{
+	"LA-NET-03": MutAllowPlainHTTP,
+	"LA-NET-04": MutAllowUserinfo,
+	"LA-NET-05": MutAllowFragment,
+	"LA-NET-06": MutAllowReservedHeaders,
+}
+
+// ruleOfViolation returns the rule of a policy violation.
+func ruleOfViolation(err error) string {
+	var v *netpolicy.Violation
+	if errors.As(err, &v) {
+		return v.Rule
+	}
+	return ""
+}
+
+// checkURL applies the URL policy (LA-NET-01..05), as mutated.
+func (d *decoder) checkURL(raw string) error {
+	u, err := netpolicy.CheckURL(raw)
+	if err != nil {
+		rule := ruleOfViolation(err)
+		if d.mut.has(netMutations[rule]) {
+			return nil
+		}
+		if rule == "LA-NET-03" && d.mut.has(MutLoopbackLookalikes) {
+			if pu, perr := url.Parse(raw); perr == nil && (strings.HasPrefix(pu.Hostname(), "localhost") || strings.HasPrefix(pu.Hostname(), "127.")) {
+				return nil
+			}
+		}
+		return err
+	}
+	if d.mut.has(MutRefuseLoopbackHTTP) && u.Scheme == "http" {
+		return &netpolicy.Violation{Rule: "LA-NET-02", Msg: "plain http refused (mutated)"}
 	}
 	return nil
 }
@@ -329,6 +374,9 @@ func (d *decoder) timeout(raw json.RawMessage, field string, out *time.Duration)
 		return d.fail("LA-TMO-03", field, "timeoutMs must be a number of milliseconds from 1 to %d, not %s", MaxTimeout.Milliseconds(), describeRaw(raw))
 	}
 	f, err := n.Float64()
+	if d.mut.has(MutAcceptTimeoutZero) && err == nil && f == 0 {
+		return nil
+	}
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || f < 1 || f > float64(MaxTimeout.Milliseconds()) {
 		return d.fail("LA-TMO-03", field, "timeoutMs %s is not a whole number of milliseconds from 1 to %d", n, MaxTimeout.Milliseconds())
 	}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strings"
+	"sync/atomic"
 )
 
 // redirectError refuses an HTTP redirect: the reference never follows one
@@ -30,16 +33,22 @@ func (a *Agent) newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
 	if a.rootCAs != nil {
 		base.TLSClientConfig = &tls.Config{RootCAs: a.rootCAs, MinVersion: tls.VersionTLS12}
 	}
-	return &http.Client{
+	client := &http.Client{
 		Transport: &headerTransport{base: base, headers: cfg.Headers, conn: c},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			status := 0
 			if req.Response != nil {
 				status = req.Response.StatusCode
 			}
-			return &redirectError{status: status, location: req.URL.String()}
+			rerr := &redirectError{status: status, location: req.URL.String()}
+			c.redirect.Store(rerr)
+			return rerr
 		},
 	}
+	if a.mut.has(MutFollowRedirects) {
+		client.CheckRedirect = nil
+	}
+	return client
 }
 
 // headerTransport adds configured headers to every request (LA-TRN-06) and
@@ -48,6 +57,7 @@ type headerTransport struct {
 	base    *http.Transport
 	headers map[string]string
 	conn    *connection
+	sent    atomic.Int64 // requests so far (for MutHeadersOnce)
 }
 
 // maxNoticeBody bounds the request bodies inspected for cancellation
@@ -55,7 +65,8 @@ type headerTransport struct {
 const maxNoticeBody = 4 << 10
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
+	first := t.sent.Add(1) == 1
+	if len(t.headers) > 0 && (first || !t.conn.mut.has(MutHeadersOnce)) {
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
 			req.Header.Set(k, v)
@@ -76,12 +87,24 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if notice {
 		t.conn.noticeSent()
 	}
-	if resp.ContentLength > MaxMessageBytes {
+	m := t.conn.mut
+	if m.has(MutRefuseJSON) && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		resp.Body.Close()
+		return nil, errors.New("application/json answers are refused (mutated)")
+	}
+	limit := int64(MaxMessageBytes)
+	switch {
+	case m.has(MutNoHTTPCap):
+		return resp, nil
+	case m.has(MutLateHTTPCap):
+		limit = 64 << 20
+	}
+	if resp.ContentLength > limit {
 		resp.Body.Close()
 		t.conn.capHit.Store(true)
 		return nil, errResponseTooLarge
 	}
-	resp.Body = &cappedBody{rc: resp.Body, conn: t.conn}
+	resp.Body = &cappedBody{rc: resp.Body, conn: t.conn, limit: limit}
 	return resp, nil
 }
 
@@ -92,24 +115,25 @@ var errResponseTooLarge = fmt.Errorf("the HTTP response is longer than %d bytes 
 // [MaxMessageBytes] have been read, whatever Content-Length claimed: the
 // rest is never read and the connection is dropped (LA-LIM-07, LA-LIM-10).
 type cappedBody struct {
-	rc   io.ReadCloser
-	read int64
-	conn *connection
+	rc    io.ReadCloser
+	read  int64
+	limit int64 // MaxMessageBytes, unless mutated
+	conn  *connection
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {
-	if b.read > MaxMessageBytes {
+	if b.read > b.limit {
 		return 0, errResponseTooLarge
 	}
-	if room := MaxMessageBytes + 1 - b.read; int64(len(p)) > room {
+	if room := b.limit + 1 - b.read; int64(len(p)) > room {
 		p = p[:room]
 	}
 	n, err := b.rc.Read(p)
 	b.read += int64(n)
-	if b.read > MaxMessageBytes {
+	if b.read > b.limit {
 		b.conn.capHit.Store(true)
 		b.rc.Close()
-		return n - int(b.read-MaxMessageBytes), errResponseTooLarge
+		return n - int(b.read-b.limit), errResponseTooLarge
 	}
 	return n, err
 }

@@ -60,6 +60,38 @@ const (
 	MutUnregisterEditsFile   Mutation = "LA-REG-13/unregister-edits-file"
 	MutCloseWaits            Mutation = "LA-REG-21/close-waits-for-work"
 	MutCloseLeavesChildren   Mutation = "LA-REG-22/close-leaves-children"
+	MutOldProtocol           Mutation = "LA-TRN-01/speak-2025-11-25"
+	MutDowngrade             Mutation = "LA-TRN-02/fall-back-to-initialize"
+	MutRefuseJSON            Mutation = "LA-TRN-03/refuse-json-responses"
+	MutAcceptSSE             Mutation = "LA-TRN-04/accept-sse-as-http"
+	MutLegacyFallback        Mutation = "LA-TRN-05/fall-back-to-legacy-sse"
+	MutHeadersOnce           Mutation = "LA-TRN-06/headers-on-first-request-only"
+	MutListResources         Mutation = "LA-TRN-07/list-resources"
+	MutOfferSampling         Mutation = "LA-TRN-08/offer-sampling-and-roots"
+	MutNoProbe               Mutation = "LA-TRN-10/no-probe-process"
+	MutNoReap                Mutation = "LA-TRN-12/close-stdin-only"
+	MutAllowPlainHTTP        Mutation = "LA-NET-01/allow-plain-http"
+	MutRefuseLoopbackHTTP    Mutation = "LA-NET-02/refuse-loopback-http"
+	MutLoopbackLookalikes    Mutation = "LA-NET-03/allow-loopback-lookalikes"
+	MutAllowUserinfo         Mutation = "LA-NET-04/allow-user-credentials"
+	MutAllowFragment         Mutation = "LA-NET-05/allow-fragments"
+	MutAllowReservedHeaders  Mutation = "LA-NET-06/allow-reserved-headers"
+	MutFollowRedirects       Mutation = "LA-NET-07/follow-redirects"
+	MutNoStdioCap            Mutation = "LA-LIM-06/no-stdio-cap"
+	MutNoHTTPCap             Mutation = "LA-LIM-07/no-http-cap"
+	MutLateHTTPCap           Mutation = "LA-LIM-10/cap-at-64-MiB"
+	MutConnectTimeout20      Mutation = "LA-TMO-01/connect-timeout-20s"
+	MutCallTimeout20         Mutation = "LA-TMO-02/call-timeout-20s"
+	MutAcceptTimeoutZero     Mutation = "LA-TMO-03/accept-timeout-0"
+	MutIgnoreTimeoutMs       Mutation = "LA-TMO-04/ignore-timeoutMs"
+	MutIgnoreAbort           Mutation = "LA-TMO-05/ignore-abort"
+	MutRetryOnce             Mutation = "LA-TMO-06/retry-failed-call"
+	MutProbeOutsideSandbox   Mutation = "LA-SEC-14/probe-outside-sandbox"
+	MutInheritEnv            Mutation = "LA-SEC-16/inherit-whole-environment"
+	MutDropExplicitEnv       Mutation = "LA-SEC-17/drop-explicit-env"
+	MutStderrUnread          Mutation = "LA-SEC-18/never-read-stderr"
+	MutLogStderr             Mutation = "LA-SEC-19/log-stderr"
+	MutIgnoreTransports      Mutation = "LA-SEC-21/ignore-mcpTransports"
 )
 
 // Mutants describes every [Mutation]: what it breaks.
@@ -108,6 +140,38 @@ var Mutants = map[Mutation]string{
 	MutUnregisterEditsFile:   "removes the server from its configuration file on unregister()",
 	MutCloseWaits:            "close() waits for active work instead of cancelling it",
 	MutCloseLeavesChildren:   "close() leaves child processes running",
+	MutOldProtocol:           "asks servers for MCP 2025-11-25",
+	MutDowngrade:             "falls back to the initialize handshake of an older protocol",
+	MutRefuseJSON:            "refuses Streamable HTTP answers in application/json",
+	MutAcceptSSE:             `takes "type": "sse" for http`,
+	MutLegacyFallback:        "tries the legacy HTTP+SSE GET when a Streamable HTTP server refuses",
+	MutHeadersOnce:           "sends configured headers with the first HTTP request only",
+	MutListResources:         "lists resources and prompts after connecting",
+	MutOfferSampling:         "offers sampling and roots to servers",
+	MutNoProbe:               "starts stdio servers without the probe process",
+	MutNoReap:                "closes a stdio server's stdin and leaves the process alone",
+	MutAllowPlainHTTP:        "allows plain http to any host",
+	MutRefuseLoopbackHTTP:    "refuses plain http even to loopback hosts",
+	MutLoopbackLookalikes:    "treats hosts starting with localhost or 127. as loopback",
+	MutAllowUserinfo:         "allows user credentials in URLs",
+	MutAllowFragment:         "allows fragments in URLs",
+	MutAllowReservedHeaders:  "allows configuring the MCP transport's own headers",
+	MutFollowRedirects:       "follows HTTP redirects",
+	MutNoStdioCap:            "reads stdio messages of any size",
+	MutNoHTTPCap:             "reads HTTP responses of any size",
+	MutLateHTTPCap:           "caps HTTP responses at 64 MiB instead of 4 MiB",
+	MutConnectTimeout20:      "gives up connecting after 20 s by default",
+	MutCallTimeout20:         "gives up a call after 20 s by default",
+	MutAcceptTimeoutZero:     "takes timeoutMs 0 as the default",
+	MutIgnoreTimeoutMs:       "ignores timeoutMs",
+	MutIgnoreAbort:           "does not cancel calls and approvals when the run is aborted",
+	MutRetryOnce:             "sends a failed call again",
+	MutProbeOutsideSandbox:   "starts the probe process outside the sandbox",
+	MutInheritEnv:            "passes the whole host environment to stdio servers",
+	MutDropExplicitEnv:       "drops the entry's env",
+	MutStderrUnread:          "gives stdio servers a stderr pipe nobody reads",
+	MutLogStderr:             "logs what stdio servers write to stderr",
+	MutIgnoreTransports:      "ignores mcpTransports",
 }
 
 // mutations is the set of mutations an agent was built with.

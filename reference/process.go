@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +42,7 @@ type process struct {
 
 	closeOnce sync.Once
 	closeErr  error
+	noReap    bool // MutNoReap: Close only closes stdin
 }
 
 // childEnv builds a stdio server's environment: the default set from the
@@ -78,7 +81,8 @@ func lookPath(command string, environ []string) (string, error) {
 // startProcess starts a stdio server, through the sandbox command when one
 // is set: the sandbox's argv, then the server's command and arguments
 // (LA-SEC-14).
-func startProcess(cfg ServerConfig, environ []string, dir string, sandbox []string) (*process, error) {
+func (a *Agent) startProcess(cfg ServerConfig, sandbox []string) (*process, error) {
+	environ, m := a.opts.Environ, a.mut
 	argv := append(append(append([]string{}, sandbox...), cfg.Command), cfg.Args...)
 	path, err := lookPath(argv[0], environ)
 	if err != nil {
@@ -86,9 +90,29 @@ func startProcess(cfg ServerConfig, environ []string, dir string, sandbox []stri
 	}
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Args[0] = argv[0]
-	cmd.Env = childEnv(environ, cfg.Env)
-	cmd.Dir = dir
+	extra := cfg.Env
+	if m.has(MutDropExplicitEnv) {
+		extra = nil
+	}
+	cmd.Env = childEnv(environ, extra)
+	if m.has(MutInheritEnv) {
+		cmd.Env = append(slices.Clone(environ), cmd.Env...)
+	}
+	cmd.Dir = a.opts.Workdir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	switch {
+	case m.has(MutStderrUnread):
+		// A pipe nobody reads: a server that writes enough blocks.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		defer w.Close()
+		a.keepOpen(r)
+		cmd.Stderr = w
+	case m.has(MutLogStderr):
+		cmd.Stderr = &logWriter{log: a.opts.Logger}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -101,7 +125,11 @@ func startProcess(cfg ServerConfig, environ []string, dir string, sandbox []stri
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: &lineLimit{r: stdout, max: MaxMessageBytes}, exited: make(chan struct{})}
+	limit := MaxMessageBytes
+	if m.has(MutNoStdioCap) {
+		limit = 1 << 30
+	}
+	p := &process{cmd: cmd, stdin: stdin, stdout: &lineLimit{r: stdout, max: limit}, exited: make(chan struct{}), noReap: m.has(MutNoReap)}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -161,6 +189,9 @@ func (p *process) reader() io.ReadCloser { return io.NopCloser(p) }
 func (p *process) Close() error {
 	p.closeOnce.Do(func() {
 		p.stdin.Close()
+		if p.noReap {
+			return
+		}
 		pgid := p.cmd.Process.Pid
 		if !p.wait(stdinGrace) {
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
@@ -194,3 +225,14 @@ func (p *process) wait(d time.Duration) bool {
 // abandon gives up on the process without stopping it. It exists only for
 // [MutCloseLeavesChildren].
 func (p *process) abandon() {}
+
+// logWriter logs what it is written, a line at a time. It exists only for
+// [MutLogStderr]: the reference never logs a server's stderr (LA-SEC-19).
+type logWriter struct {
+	log *slog.Logger
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	l.log.Info("server stderr", "text", string(p))
+	return len(p), nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -90,6 +91,9 @@ func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (stri
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	if a.mut.has(MutIgnoreAbort) {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if err := a.authorize(ctx, t.full, ApprovalRequest{Capability: t.full, Server: t.server, Tool: t.raw, Input: args}); err != nil {
 		return err.Error(), true
 	}
@@ -103,9 +107,21 @@ func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (stri
 	if t.conn.isLost() {
 		return fmt.Sprintf("the connection to server %q was lost; it is connected again when the agent is idle, and this call was not sent", t.server), true
 	}
-	cctx, cancel := a.opts.Clock.WithTimeout(ctx, t.conn.timeout)
+	timeout := t.conn.timeout
+	switch {
+	case a.mut.has(MutIgnoreTimeoutMs):
+		timeout = DefaultTimeout
+	case a.mut.has(MutCallTimeout20) && timeout == DefaultTimeout:
+		timeout = 20 * time.Second
+	}
+	cctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := t.conn.session.CallTool(cctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
+	if err != nil && a.mut.has(MutRetryOnce) {
+		rctx, rcancel := a.opts.Clock.WithTimeout(ctx, timeout)
+		res, err = t.conn.session.CallTool(rctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
+		rcancel()
+	}
 	if err != nil {
 		if lerr := t.conn.limitError(t.server); lerr != nil {
 			return lerr.Error(), true

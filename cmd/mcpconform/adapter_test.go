@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +14,7 @@ import (
 // TestMain lets the test binary serve as `mcpconform adapter ...`, so that
 // targets can name it as their adapter command.
 func TestMain(m *testing.M) {
+	log.SetOutput(io.Discard) // see main
 	if len(os.Args) > 1 && os.Args[1] == "adapter" {
 		os.Exit(runCLI(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}

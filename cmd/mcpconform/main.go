@@ -12,11 +12,17 @@ package main
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 )
 
 func main() {
+	// Only net/http writes to the standard logger here, about a server
+	// misbehaving on purpose (a body longer than its Content-Length); the
+	// scenarios judge that themselves, and the line would quote the body.
+	log.SetOutput(io.Discard)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	os.Exit(runCLI(ctx, os.Args[1:], os.Stdout, os.Stderr))

@@ -93,7 +93,7 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 		ro.Clock = clock
 	}
 	if len(opts.MCPServers) > 0 {
-		servers, err := reference.DecodeServers(opts.MCPServers, "mcpServers option")
+		servers, err := reference.DecodeServers(opts.MCPServers, "mcpServers option", a.target.Mutations...)
 		if err != nil {
 			return nil, contractError(err)
 		}
@@ -109,14 +109,15 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return &agent{ag: ag, clock: clock, logs: logs}, nil
+	return &agent{ag: ag, clock: clock, logs: logs, mutations: a.target.Mutations}, nil
 }
 
 // agent is a reference agent behind the contract.
 type agent struct {
-	ag    *reference.Agent
-	clock *reference.ManualClock // nil unless the options asked for one
-	logs  *logBuffer
+	ag        *reference.Agent
+	clock     *reference.ManualClock // nil unless the options asked for one
+	logs      *logBuffer
+	mutations []reference.Mutation
 }
 
 // AdvanceClock moves the agent's manual clock.
@@ -164,7 +165,7 @@ func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, er
 }
 
 func (g *agent) Register(ctx context.Context, name string, entry json.RawMessage) error {
-	cfg, err := reference.DecodeServerConfig(entry)
+	cfg, err := reference.DecodeServerConfig(entry, g.mutations...)
 	if err != nil {
 		return contractError(err)
 	}

@@ -3,6 +3,8 @@ package rpcadapter_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"testing"
 
@@ -19,6 +21,9 @@ import (
 // serves the reference over the protocol on stdin/stdout, well-behaved
 // (MODE "reference") or broken in one way (see misbehave).
 func TestMain(m *testing.M) {
+	// Only net/http writes to the standard logger, about the fakes'
+	// deliberate misbehaviour.
+	log.SetOutput(io.Discard)
 	if len(os.Args) > 2 && os.Args[1] == "serve" {
 		os.Exit(serve(os.Args[2], os.Args[3:]))
 	}

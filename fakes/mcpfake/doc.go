@@ -2,13 +2,23 @@
 // server, for conformance scenarios.
 //
 // A [Script] chooses what the server offers (tool names, schemas, sizes,
-// paging, protocol versions) and how it misbehaves (delays, hangs, crashes,
-// cursors that never end). The same script runs over stdio, as a child
-// process the implementation under test spawns ([RunStdio], reached through
-// the mcpconform binary's hidden subcommand), or over Streamable HTTP on
-// loopback ([HTTPServer]).
+// paging, protocol versions, resources and prompts) and how it misbehaves
+// (delays, hangs, crashes, cursors that never end, stderr floods, answers
+// of exact sizes, requests to the client, a grandchild process). The same
+// script runs over stdio, as a child process the implementation under test
+// spawns ([RunStdio], reached through a binary's hidden subcommand), or
+// over Streamable HTTP on loopback ([HTTPServer], over TLS and IPv6 when
+// asked), where [HTTPBehaviour] adds HTTP-level behaviour: a legacy
+// HTTP+SSE server, redirects, scripted statuses, and bodies of exact,
+// endless or lying sizes.
 //
 // Every message the server receives is recorded on the wire, before go-sdk
 // handles it, into a [record.Sink]: the scenario's evidence of what the
-// implementation actually sent.
+// implementation actually sent. The HTTP fake also records each response
+// once it ended, with the bytes it managed to write.
+//
+// Three hidden subcommands make a binary a fake process: [Subcommand]
+// ([RunStdio]), [GrandchildSubcommand] ([RunGrandchild]) and
+// [SandboxSubcommand] ([RunSandbox], a sandbox wrapper that records the
+// command it wraps and execs it).
 package mcpfake

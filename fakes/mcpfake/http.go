@@ -2,116 +2,553 @@ package mcpfake
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxHTTPBody bounds the request bodies the HTTP fake reads.
 const maxHTTPBody = 16 << 20
 
-// HTTPServer serves scripted MCP servers over Streamable HTTP on loopback,
-// each under /mcp/<name>. Every HTTP request and every JSON-RPC message in
-// a request body is recorded before it is handled.
-type HTTPServer struct {
-	log  *record.Log
-	ln   net.Listener
-	srv  *http.Server
-	done chan struct{}
+// sendBuffer is the kernel send buffer of each connection the HTTP fake
+// accepts. It is small so that the bytes a response reports as written
+// are close to the bytes the client took: a client that stops reading
+// leaves at most this much (plus its own receive buffer) in flight.
+const sendBuffer = 64 << 10
 
-	mu     sync.Mutex
-	mounts map[string]http.Handler
+// closeWait bounds how long [HTTPServer.Close] waits for the requests in
+// flight once their connections are closed.
+const closeWait = 10 * time.Second
+
+// HTTPOptions configure an [HTTPServer].
+type HTTPOptions struct {
+	// TLS, when set, makes the server speak HTTPS only, with this
+	// certificate (see package tlsca).
+	TLS *tls.Certificate
+	// IPv6 makes the server listen on [::1] too, on the same port as on
+	// 127.0.0.1 when it can. When the host has no IPv6 loopback the server
+	// still starts, on 127.0.0.1 only, and [HTTPServer.IPv6] says why.
+	IPv6 bool
 }
 
-// NewHTTPServer starts an HTTP fake on 127.0.0.1 on a free port.
-func NewHTTPServer(log *record.Log) (*HTTPServer, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// ErrNoIPv6 is wrapped by [HTTPServer.IPv6] and [HTTPServer.URL] when the
+// server does not listen on [::1].
+var ErrNoIPv6 = errors.New("the HTTP fake does not listen on [::1]")
+
+// HTTPServer serves scripted MCP servers over Streamable HTTP on loopback,
+// each under /mcp/<name>. Every HTTP request and every JSON-RPC message in
+// a request body is recorded before it is handled, and every response
+// after it ended ([record.KindHTTPResponse]). It speaks HTTP/1.1 only
+// (over TLS when configured so), so that scripted bodies are framed the
+// same way for every client.
+type HTTPServer struct {
+	log     *record.Log
+	scheme  string
+	v4      net.Listener
+	v6      net.Listener // nil when not listening on [::1]
+	v6err   error
+	srv     *http.Server
+	serving sync.WaitGroup
+	closing chan struct{} // closed by Close
+
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup // requests being served; Add only under mu
+	mounts   map[string]*mount
+	hijacked map[net.Conn]bool
+}
+
+// mount is one scripted server of an [HTTPServer].
+type mount struct {
+	script *Script
+	stream http.Handler // go-sdk's Streamable HTTP handler
+	json   http.Handler // the same server answering with plain JSON, for padded bodies
+	legacy http.Handler // go-sdk's HTTP+SSE handler, for LegacyOnly
+
+	mu   sync.Mutex
+	used []int // answers given per StatusReply
+}
+
+// NewHTTPServer starts an HTTP fake on 127.0.0.1 on a free port (and on
+// [::1] with opts.IPv6). At most one HTTPOptions may be given; none means
+// plain HTTP on 127.0.0.1.
+func NewHTTPServer(rlog *record.Log, opts ...HTTPOptions) (*HTTPServer, error) {
+	if len(opts) > 1 {
+		return nil, errors.New("NewHTTPServer takes at most one HTTPOptions")
+	}
+	var o HTTPOptions
+	if len(opts) == 1 {
+		o = opts[0]
+	}
+	v4, v6, v6err, err := listenLoopback(o.IPv6)
 	if err != nil {
 		return nil, err
 	}
-	h := &HTTPServer{log: log, ln: ln, mounts: map[string]http.Handler{}, done: make(chan struct{})}
-	h.srv = &http.Server{Handler: h}
-	go func() {
-		defer close(h.done)
-		_ = h.srv.Serve(ln)
-	}()
+	h := &HTTPServer{
+		log: rlog, scheme: "http", v4: v4, v6: v6, v6err: v6err,
+		mounts: map[string]*mount{}, hijacked: map[net.Conn]bool{}, closing: make(chan struct{}),
+	}
+	h.srv = &http.Server{
+		Handler: h,
+		// TLS handshakes of clients that do not trust the CA, and clients
+		// that go away mid-body, are part of the scenarios, not errors.
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
+	listeners := []net.Listener{v4}
+	if v6 != nil {
+		listeners = append(listeners, v6)
+	}
+	for i, ln := range listeners {
+		ln = smallSendBuffer{ln}
+		if o.TLS != nil {
+			ln = tls.NewListener(ln, &tls.Config{
+				Certificates: []tls.Certificate{*o.TLS},
+				NextProtos:   []string{"http/1.1"},
+			})
+			h.scheme = "https"
+		}
+		listeners[i] = ln
+	}
+	for _, ln := range listeners {
+		h.serving.Add(1)
+		go func() {
+			defer h.serving.Done()
+			_ = h.srv.Serve(ln)
+		}()
+	}
 	return h, nil
 }
 
-// BaseURL is the server's root, http://127.0.0.1:<port>.
-func (h *HTTPServer) BaseURL() string { return "http://" + h.ln.Addr().String() }
+// listenLoopback listens on 127.0.0.1 and, with ipv6, on [::1] on the same
+// port when it can, on another port when it cannot. v6err says why there
+// is no IPv6 listener.
+func listenLoopback(ipv6 bool) (v4, v6 net.Listener, v6err error, err error) {
+	if !ipv6 {
+		v4, err = net.Listen("tcp4", "127.0.0.1:0")
+		return v4, nil, fmt.Errorf("%w: IPv6 was not asked for", ErrNoIPv6), err
+	}
+	for range 20 {
+		v4, err = net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		port := strconv.Itoa(v4.Addr().(*net.TCPAddr).Port)
+		v6, err = net.Listen("tcp6", net.JoinHostPort("::1", port))
+		if err == nil {
+			return v4, v6, nil, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			return v4, nil, fmt.Errorf("%w: the host has no IPv6 loopback: %v", ErrNoIPv6, err), nil
+		}
+		v4.Close()
+	}
+	v4, err = net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v6, err = net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		return v4, nil, fmt.Errorf("%w: %v", ErrNoIPv6, err), nil
+	}
+	return v4, v6, nil, nil
+}
 
-// Mount serves script under /mcp/<script.Name> and returns its URL.
-func (h *HTTPServer) Mount(s *Script) string {
-	srv := newServer(s, func() { panic(http.ErrAbortHandler) })
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:                  true,
-		DisableLocalhostProtection: true,
-	})
+// smallSendBuffer shrinks the send buffer of each accepted connection.
+type smallSendBuffer struct{ net.Listener }
+
+func (l smallSendBuffer) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(sendBuffer)
+	}
+	return c, err
+}
+
+// BaseURL is the server's root on 127.0.0.1, http://127.0.0.1:<port>
+// (https with TLS).
+func (h *HTTPServer) BaseURL() string { return h.scheme + "://" + h.v4.Addr().String() }
+
+// IPv6 returns nil when the server listens on [::1], and otherwise an
+// error wrapping [ErrNoIPv6] that says why (not asked for, or no IPv6
+// loopback on the host: scenarios skip, reporting it).
+func (h *HTTPServer) IPv6() error { return h.v6err }
+
+// URL returns the endpoint of the mount name as reached through host:
+// "127.0.0.1", "localhost" (the IPv4 port, which is also the IPv6 one when
+// the server listens on [::1] on the same port) or "[::1]" (also "::1").
+// The scheme is https with TLS.
+func (h *HTTPServer) URL(name, host string) (string, error) {
 	h.mu.Lock()
-	h.mounts[s.Name] = handler
+	_, ok := h.mounts[name]
+	h.mu.Unlock()
+	if !ok {
+		return "", fmt.Errorf("the HTTP fake has no mount %q", name)
+	}
+	var ln net.Listener
+	switch host {
+	case "127.0.0.1", "localhost":
+		ln = h.v4
+	case "[::1]", "::1":
+		if h.v6 == nil {
+			return "", h.v6err
+		}
+		host, ln = "[::1]", h.v6
+	default:
+		return "", fmt.Errorf("the HTTP fake has no URL for host %q (127.0.0.1, localhost or [::1])", host)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	return h.scheme + "://" + host + ":" + port + "/mcp/" + name, nil
+}
+
+// Mount serves script under /mcp/<script.Name> and returns its URL on
+// 127.0.0.1.
+func (h *HTTPServer) Mount(s *Script) string {
+	srv := newServer(s, serverEnv{exit: func() { panic(http.ErrAbortHandler) }, done: h.closing})
+	get := func(*http.Request) *mcp.Server { return srv }
+	// PropagateRequestCancellation ends the handler of a 2026-07-28 request
+	// whose client went away, so that its response is recorded then.
+	m := &mount{
+		script: s,
+		stream: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true}),
+		json:   mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true, JSONResponse: true}),
+		legacy: mcp.NewSSEHandler(get, &mcp.SSEOptions{DisableLocalhostProtection: true}),
+	}
+	if s.HTTP != nil {
+		m.used = make([]int, len(s.HTTP.Status))
+	}
+	h.mu.Lock()
+	h.mounts[s.Name] = m
 	h.mu.Unlock()
 	return h.BaseURL() + "/mcp/" + s.Name
 }
 
-// ServeHTTP records the request and hands it to the mounted server.
+// exchange is one request being served.
+type exchange struct {
+	h      *HTTPServer
+	w      *countingWriter
+	r      *http.Request
+	body   []byte
+	method string     // JSON-RPC method of the first message, if any
+	id     jsonrpc.ID // its id, when it is a request
+	rec    record.Record
+
+	hijacked bool
+	aborted  bool
+	recorded bool
+}
+
+// ServeHTTP records the request and answers it as the mount's script says,
+// then records the response.
 func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		panic(http.ErrAbortHandler)
+	}
+	h.inflight.Add(1)
+	h.mu.Unlock()
+	defer h.inflight.Done()
+
 	name, _ := strings.CutPrefix(r.URL.Path, "/mcp/")
 	base := record.Record{Server: name, Instance: name + "@http"}
 	rec := base
 	rec.Kind = record.KindHTTP
-	rec.HTTP = &record.HTTPRequest{Method: r.Method, Path: r.URL.Path, Host: r.Host, Header: r.Header.Clone()}
+	rec.HTTP = &record.HTTPRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Host: r.Host, Header: r.Header.Clone()}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxHTTPBody))
 	rec.Bytes = len(body)
 	h.log.Append(rec)
+
+	x := &exchange{h: h, r: r, body: body, rec: base}
+	x.w = &countingWriter{w: w, x: x}
+	defer x.finish()
 	if err != nil {
-		http.Error(w, "cannot read the body", http.StatusBadRequest)
+		http.Error(x.w, "cannot read the body", http.StatusBadRequest)
 		return
 	}
-	h.recordMessages(base, body)
+	if msg := h.recordMessages(base, body); msg != nil {
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			x.method, x.id = req.Method, req.ID
+			if req.ID.IsValid() {
+				x.w.watch = []byte(`"id":` + idKey(req.ID))
+			}
+		}
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	h.mu.Lock()
-	handler, ok := h.mounts[name]
+	m, ok := h.mounts[name]
 	h.mu.Unlock()
 	if !ok {
-		http.NotFound(w, r)
+		http.NotFound(x.w, r)
 		return
 	}
-	handler.ServeHTTP(w, r)
+	m.serve(x)
 }
 
-// recordMessages records each JSON-RPC message of a request body.
-func (h *HTTPServer) recordMessages(base record.Record, body []byte) {
+// finish records the response once it ended, unless it was recorded when
+// its JSON-RPC answer went out. A handler that panicked (a scripted crash,
+// or an abandoned body) is recorded as aborted and the panic goes on.
+func (x *exchange) finish() {
+	p := recover()
+	if p != nil {
+		x.aborted = true
+	} else if !x.hijacked && !x.recorded {
+		// Push out what is buffered, to learn whether the client took it.
+		if err := http.NewResponseController(x.w.w).Flush(); err != nil {
+			x.aborted = true
+		}
+	}
+	x.record()
+	if p != nil {
+		panic(p)
+	}
+}
+
+// record appends the response record, once.
+func (x *exchange) record() {
+	if x.recorded {
+		return
+	}
+	x.recorded = true
+	rec := x.rec
+	rec.Kind = record.KindHTTPResponse
+	rec.HTTP = &record.HTTPRequest{Method: x.r.Method, Path: x.r.URL.Path, Query: x.r.URL.RawQuery, Host: x.r.Host}
+	rec.Method = x.method
+	rec.Status = x.w.status
+	if rec.Status == 0 {
+		rec.Status = http.StatusOK
+	}
+	rec.Written = x.w.written
+	rec.Aborted = x.aborted || x.w.err != nil || (!x.hijacked && x.r.Context().Err() != nil)
+	x.h.log.Append(rec)
+}
+
+// answered is called when a flush succeeded. Once the JSON-RPC answer to
+// the request is out, the response has ended for the client, which may
+// act on it at once; go-sdk only returns later. Recording it then, rather
+// than when the handler returns, keeps the record ahead of what the
+// client does next (as nearly as a record after the fact can be).
+func (x *exchange) answered() {
+	if x.w.answer && !x.recorded && x.w.err == nil {
+		x.record()
+	}
+}
+
+// serve answers one request: a scripted status, the legacy transport, a
+// redirect, a scripted body, or the MCP server.
+func (m *mount) serve(x *exchange) {
+	b := m.script.HTTP
+	if b == nil {
+		m.stream.ServeHTTP(x.w, x.r)
+		return
+	}
+	mcpHandler := m.stream
+	if b.JSONResponse {
+		mcpHandler = m.json
+	}
+	post := x.r.Method == http.MethodPost
+	for i, sr := range b.Status {
+		if sr.Method != "" && (!post || sr.Method != x.method) {
+			continue
+		}
+		m.mu.Lock()
+		spent := sr.Times > 0 && m.used[i] >= sr.Times
+		if !spent {
+			m.used[i]++
+		}
+		m.mu.Unlock()
+		if spent {
+			continue
+		}
+		if sr.Status < 100 || sr.Status > 999 {
+			http.Error(x.w, fmt.Sprintf("mcpfake: the script answers with status %d", sr.Status), http.StatusInternalServerError)
+			return
+		}
+		for k, v := range sr.Header {
+			x.w.Header().Set(k, v)
+		}
+		if sr.Body != "" && x.w.Header().Get("Content-Type") == "" {
+			x.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		}
+		x.w.WriteHeader(sr.Status)
+		_, _ = io.WriteString(x.w, sr.Body)
+		return
+	}
+	if b.LegacyOnly {
+		if post && x.r.URL.Query().Get("sessionid") == "" {
+			x.w.Header().Set("Allow", "GET")
+			http.Error(x.w, "Method Not Allowed: this is a legacy HTTP+SSE server; GET the endpoint", http.StatusMethodNotAllowed)
+			return
+		}
+		m.legacy.ServeHTTP(x.w, x.r)
+		return
+	}
+	if post {
+		for _, rd := range b.Redirects {
+			if rd.Method == "" || rd.Method == x.method {
+				if rd.Status < 300 || rd.Status > 399 {
+					http.Error(x.w, fmt.Sprintf("mcpfake: the script redirects with status %d", rd.Status), http.StatusInternalServerError)
+					return
+				}
+				x.w.Header().Set("Location", rd.Location)
+				x.w.WriteHeader(rd.Status)
+				return
+			}
+		}
+		for _, bd := range b.Bodies {
+			if x.id.IsValid() && (bd.Method == "" || bd.Method == x.method) {
+				m.serveBody(x, bd)
+				return
+			}
+		}
+	}
+	mcpHandler.ServeHTTP(x.w, x.r)
+}
+
+// recordMessages records each JSON-RPC message of a request body and
+// returns the first one, if it is one.
+func (h *HTTPServer) recordMessages(base record.Record, body []byte) jsonrpc.Message {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
-		return
+		return nil
 	}
 	base.Kind, base.Dir = record.KindMessage, "in"
 	var batch []json.RawMessage
 	if body[0] != '[' || json.Unmarshal(body, &batch) != nil {
 		batch = []json.RawMessage{body}
 	}
-	for _, raw := range batch {
+	var first jsonrpc.Message
+	for i, raw := range batch {
 		r := base
 		r.Bytes = len(raw)
-		describeMessage(&r, raw)
+		msg := describeMessage(&r, raw)
+		if i == 0 {
+			first = msg
+		}
 		h.log.Append(r)
 	}
+	return first
 }
 
-// Close stops the server and waits for it.
+// Close stops the server: it closes the listeners and every connection,
+// and waits for the requests in flight to end (for a while).
 func (h *HTTPServer) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	for c := range h.hijacked {
+		c.Close()
+	}
+	h.mu.Unlock()
+	// Connections first, so that the responses in flight are cut off
+	// (and recorded so), then the scripted hangs go-sdk would not end.
 	err := h.srv.Close()
-	<-h.done
+	close(h.closing)
+	h.serving.Wait()
+	done := make(chan struct{})
+	go func() {
+		h.inflight.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		err = errors.Join(err, fmt.Errorf("requests of the HTTP fake were still running %v after Close", closeWait))
+	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
 	return err
 }
+
+// countingWriter counts the body bytes of a response and remembers its
+// status and the first write error. It watches for the JSON-RPC answer to
+// the request (go-sdk writes each event, or a whole JSON body, in one
+// Write) and tells the exchange when a flush has sent it.
+type countingWriter struct {
+	w       http.ResponseWriter
+	x       *exchange
+	status  int
+	written int64
+	err     error
+	watch   []byte // `"id":<id>` of the request; nil for no request
+	answer  bool   // the answer was written
+}
+
+func (c *countingWriter) Header() http.Header { return c.w.Header() }
+
+func (c *countingWriter) WriteHeader(code int) {
+	if c.status == 0 && code >= 200 {
+		c.status = code
+	}
+	c.w.WriteHeader(code)
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	n, err := c.w.Write(p)
+	c.written += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	if !c.answer && c.watch != nil && err == nil && bytes.Contains(p, c.watch) {
+		c.answer = answers(p, c.x.id)
+	}
+	return n, err
+}
+
+// answers reports whether p, a JSON body or SSE events, holds a response
+// to id.
+func answers(p []byte, id jsonrpc.ID) bool {
+	is := func(raw []byte) bool {
+		msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(raw))
+		resp, ok := msg.(*jsonrpc.Response)
+		return err == nil && ok && resp.ID == id
+	}
+	if is(p) {
+		return true
+	}
+	for line := range bytes.Lines(p) {
+		if data, ok := bytes.CutPrefix(line, []byte("data:")); ok && is(data) {
+			return true
+		}
+	}
+	return false
+}
+
+// FlushError flushes, remembering a failure (http.ResponseController and
+// go-sdk flush through it).
+func (c *countingWriter) FlushError() error {
+	err := http.NewResponseController(c.w).Flush()
+	if err != nil && !errors.Is(err, http.ErrNotSupported) && c.err == nil {
+		c.err = err
+	}
+	if err == nil {
+		c.x.answered()
+	}
+	return err
+}
+
+func (c *countingWriter) Flush() { _ = c.FlushError() }
+
+func (c *countingWriter) Unwrap() http.ResponseWriter { return c.w }

@@ -29,6 +29,35 @@ type Script struct {
 	Calls map[string]Call `json:"calls,omitempty"`
 	// Faults break the server when it receives a method.
 	Faults []Fault `json:"faults,omitempty"`
+
+	// Resources and Prompts, when set, make the server advertise the
+	// resources and prompts capabilities with one item per name (resource
+	// URIs are fake://<script>/<name>), so that scenarios can check that a
+	// client never lists or reads them.
+	Resources []string `json:"resources,omitempty"`
+	Prompts   []string `json:"prompts,omitempty"`
+
+	// StderrOnStart is a number of bytes a stdio fake writes to stderr
+	// when it starts, before it serves anything.
+	StderrOnStart int64 `json:"stderrOnStart,omitempty"`
+	// StderrText is in every line a stdio fake writes to stderr (a canary);
+	// empty means "fake stderr".
+	StderrText string `json:"stderrText,omitempty"`
+	// Grandchild makes a stdio fake spawn, when it starts, a grandchild
+	// process in its own process group: the same executable run with
+	// [GrandchildSubcommand], which reports a start record (Server
+	// "<name>/grandchild") and then blocks until it is killed. The fake
+	// serves nothing before the grandchild's start is recorded.
+	Grandchild bool `json:"grandchild,omitempty"`
+
+	// IgnoreStdinClose keeps a stdio fake running when its stdin closes
+	// (it says so in a line on stderr), until a signal (SIGTERM, SIGINT,
+	// SIGHUP or SIGKILL) ends it, so that scenarios see whether a client
+	// escalates to signals.
+	IgnoreStdinClose bool `json:"ignoreStdinClose,omitempty"`
+
+	// HTTP scripts HTTP-level behaviour; only the HTTP fake reads it.
+	HTTP *HTTPBehaviour `json:"http,omitempty"`
 }
 
 // Tool is one tool the server offers. A nil InputSchema is served as
@@ -57,6 +86,25 @@ type Call struct {
 	// Exit ends the server process (stdio) or drops the connection (HTTP)
 	// instead of answering.
 	Exit bool `json:"exit,omitempty"`
+
+	// Bytes, when positive, makes a stdio fake answer with a JSON-RPC
+	// response line of exactly Bytes bytes (the newline excluded): the
+	// server's own answer with its first text content padded. A Bytes
+	// smaller than the unpadded answer leaves the answer as it is. The
+	// HTTP fake ignores it (see [HTTPBehaviour.Bodies]).
+	Bytes int64 `json:"bytes,omitempty"`
+	// StderrBytes is a number of bytes a stdio fake writes to stderr
+	// before it answers.
+	StderrBytes int64 `json:"stderrBytes,omitempty"`
+	// AskClient lists requests ("sampling/createMessage", "roots/list",
+	// "elicitation/create", or any other method, sent with empty params)
+	// that a stdio fake sends the client, one after the other, while it
+	// handles the call; it waits for each answer (at most AskTimeoutMs),
+	// records it ([record.KindAnswer]) and then answers the call. The HTTP
+	// fake ignores it.
+	AskClient []string `json:"askClient,omitempty"`
+	// AskTimeoutMs bounds the wait for each answer; 0 means 10 s.
+	AskTimeoutMs int `json:"askTimeoutMs,omitempty"`
 }
 
 // Fault breaks the server when it receives Method.
@@ -70,6 +118,97 @@ type Fault struct {
 	Exit bool `json:"exit,omitempty"`
 	// Error answers with a JSON-RPC error with this message.
 	Error string `json:"error,omitempty"`
+	// StderrBytes is a number of bytes a stdio fake writes to stderr
+	// before it handles the method.
+	StderrBytes int64 `json:"stderrBytes,omitempty"`
+}
+
+// HTTPBehaviour scripts how the HTTP fake answers at the HTTP level, per
+// mount. For a request, the first matching [StatusReply] wins, then the
+// first matching [Redirect], then the first matching [Body]; a request none
+// of them matches is served by the MCP server.
+type HTTPBehaviour struct {
+	// LegacyOnly makes the mount a legacy HTTP+SSE (2024-11-05) server: a
+	// POST to the mount answers 405 Method Not Allowed; a GET answers
+	// text/event-stream with an "endpoint" event naming the message URL
+	// (the mount with ?sessionid=...), and keeps the stream open until the
+	// client goes away; POSTs to the message URL are served.
+	LegacyOnly bool `json:"legacyOnly,omitempty"`
+	// JSONResponse makes the MCP server answer POSTs with an
+	// application/json body instead of a text/event-stream (go-sdk's
+	// StreamableHTTPOptions.JSONResponse).
+	JSONResponse bool `json:"jsonResponse,omitempty"`
+	// Redirects answer POSTs with an HTTP redirect.
+	Redirects []Redirect `json:"redirects,omitempty"`
+	// Bodies answer POSTs with bodies of scripted sizes and framing.
+	Bodies []Body `json:"bodies,omitempty"`
+	// Status answers requests with a scripted HTTP status.
+	Status []StatusReply `json:"status,omitempty"`
+}
+
+// Redirect answers a POST whose JSON-RPC method is Method ("" = any POST)
+// with Status (301, 302, 303, 307 or 308) and a Location header: an
+// absolute URL, or a path on the same server such as "/mcp/elsewhere".
+type Redirect struct {
+	Method   string `json:"method,omitempty"`
+	Status   int    `json:"status"`
+	Location string `json:"location"`
+}
+
+// The modes of a [Body].
+const (
+	// BodyExact: an application/json body of exactly Bytes bytes, with a
+	// correct Content-Length, that is the server's own JSON-RPC response
+	// padded: in the first text content of a tools/call result, in the
+	// last tool's description of a tools/list result, in the message of an
+	// error, and in result._meta["mcpconform/padding"] otherwise.
+	BodyExact = "exact"
+	// BodySSEEvent: a text/event-stream body holding one "message" event
+	// whose data line is such a response of exactly Bytes bytes.
+	BodySSEEvent = "sse-event"
+	// BodyUnbounded: a chunked application/json body (no Content-Length)
+	// that starts like a JSON-RPC response to the request and then streams
+	// padding until the client goes away or the server closes.
+	BodyUnbounded = "unbounded"
+	// BodyLyingLength: a raw HTTP/1.1 response declaring Content-Length: 10
+	// followed by Bytes body bytes (a padded response as for BodyExact), or
+	// by padding forever when Bytes is 0; the connection is closed after.
+	BodyLyingLength = "lying-length"
+)
+
+// Body answers a POST whose JSON-RPC method is Method ("" = any request)
+// with a body of mode Mode (one of BodyExact, BodySSEEvent, BodyUnbounded
+// and BodyLyingLength). A POST holding no JSON-RPC request is never
+// answered by a Body.
+type Body struct {
+	Method string `json:"method,omitempty"`
+	Mode   string `json:"mode"`
+	Bytes  int64  `json:"bytes,omitempty"`
+	// StallMs bounds how long one write of a BodyUnbounded or
+	// BodyLyingLength body may block before the fake decides that the
+	// client stopped reading and drops the connection; 0 means 5 s.
+	StallMs int `json:"stallMs,omitempty"`
+}
+
+// StatusReply answers with an HTTP status: Status, with the headers in
+// Header (e.g. WWW-Authenticate) and Body as a text/plain body unless
+// Header sets a Content-Type. Method "" matches every request (any HTTP
+// method); otherwise it matches a POST whose JSON-RPC method is Method.
+// Times is how many requests it answers; 0 means all of them.
+type StatusReply struct {
+	Method string            `json:"method,omitempty"`
+	Status int               `json:"status"`
+	Header map[string]string `json:"header,omitempty"`
+	Body   string            `json:"body,omitempty"`
+	Times  int               `json:"times,omitempty"`
+}
+
+// stderrText is the canary of the script's stderr lines.
+func (s *Script) stderrText() string {
+	if s.StderrText == "" {
+		return "fake stderr"
+	}
+	return s.StderrText
 }
 
 // ReadScript reads a script from a JSON file.

@@ -3,7 +3,9 @@ package mcpfake
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -12,19 +14,56 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// newServer builds the go-sdk server of a script. exit is called for
-// scripted crashes.
-func newServer(s *Script, exit func()) *mcp.Server {
+// serverEnv is what a server can do beyond answering, which depends on
+// where it runs.
+type serverEnv struct {
+	// exit is called for scripted crashes.
+	exit func()
+	// stderr receives scripted stderr output; nil ignores it (HTTP).
+	stderr io.Writer
+	// ask sends the client a request and records its answer; nil ignores
+	// Call.AskClient (HTTP).
+	ask func(ctx context.Context, method string, timeout time.Duration) error
+	// done, when closed, ends scripted hangs and delays: go-sdk does not
+	// cancel the handlers of a stateless HTTP request whose client went
+	// away (unless the request is at 2026-07-28), so without it they would
+	// outlive the HTTP fake. Nil for stdio, where the process ends.
+	done <-chan struct{}
+}
+
+// newServer builds the go-sdk server of a script, acting through env.
+func newServer(s *Script, env serverEnv) *mcp.Server {
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	if len(s.Resources) > 0 {
+		caps.Resources = &mcp.ResourceCapabilities{}
+	}
+	if len(s.Prompts) > 0 {
+		caps.Prompts = &mcp.PromptCapabilities{}
+	}
 	opts := &mcp.ServerOptions{
 		Instructions:              s.Instructions,
 		SupportedProtocolVersions: s.ProtocolVersions,
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities:              caps,
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mcpconform-fake-" + s.Name, Version: "0.1.0"}, opts)
+	for _, name := range s.Resources {
+		uri := "fake://" + s.Name + "/" + name
+		srv.AddResource(&mcp.Resource{Name: name, URI: uri, MIMEType: "text/plain"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "resource " + name}}}, nil
+		})
+	}
+	for _, name := range s.Prompts {
+		srv.AddPrompt(&mcp.Prompt{Name: name}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "prompt " + name}}}}, nil
+		})
+	}
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if f, ok := s.fault(method); ok {
-				if err := act(ctx, f.DelayMs, f.Hang, f.Exit, exit); err != nil {
+				if err := writeStderr(env.stderr, f.StderrBytes, s.stderrText()); err != nil {
+					return nil, err
+				}
+				if err := act(ctx, env, f.DelayMs, f.Hang, f.Exit); err != nil {
 					return nil, err
 				}
 				if f.Error != "" {
@@ -35,7 +74,7 @@ func newServer(s *Script, exit func()) *mcp.Server {
 			case "tools/list":
 				return s.listTools(req.GetParams().(*mcp.ListToolsParams))
 			case "tools/call":
-				return s.callTool(ctx, req.GetParams().(*mcp.CallToolParamsRaw), exit)
+				return s.callTool(ctx, req.GetParams().(*mcp.CallToolParamsRaw), env)
 			}
 			return next(ctx, method, req)
 		}
@@ -44,14 +83,18 @@ func newServer(s *Script, exit func()) *mcp.Server {
 }
 
 // act applies a scripted delay, hang or crash. It returns an error when ctx
-// ends first.
-func act(ctx context.Context, delayMs int, hang, exit bool, exitFn func()) error {
+// ends first, or when the server shuts down (env.done).
+func act(ctx context.Context, env serverEnv, delayMs int, hang, exit bool) error {
 	if exit {
-		exitFn()
+		env.exit()
 	}
 	if hang {
-		<-ctx.Done()
-		return ctx.Err()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-env.done:
+			return errShutdown
+		}
 	}
 	if delayMs > 0 {
 		t := time.NewTimer(time.Duration(delayMs) * time.Millisecond)
@@ -60,10 +103,15 @@ func act(ctx context.Context, delayMs int, hang, exit bool, exitFn func()) error
 		case <-t.C:
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-env.done:
+			return errShutdown
 		}
 	}
 	return nil
 }
+
+// errShutdown ends what a server does when it shuts down.
+var errShutdown = errors.New("the fake is shutting down")
 
 // listTools serves one page of the script's tools. Cursors are "page-N".
 func (s *Script) listTools(p *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
@@ -117,12 +165,26 @@ func (t Tool) mcp() *mcp.Tool {
 }
 
 // callTool answers tools/call as scripted.
-func (s *Script) callTool(ctx context.Context, p *mcp.CallToolParamsRaw, exit func()) (*mcp.CallToolResult, error) {
+func (s *Script) callTool(ctx context.Context, p *mcp.CallToolParamsRaw, env serverEnv) (*mcp.CallToolResult, error) {
 	c, ok := s.Calls[p.Name]
 	if !ok {
 		c = Call{Text: "ok"}
 	}
-	if err := act(ctx, c.DelayMs, c.Hang, c.Exit, exit); err != nil {
+	if err := writeStderr(env.stderr, c.StderrBytes, s.stderrText()); err != nil {
+		return nil, err
+	}
+	if env.ask != nil {
+		timeout := 10 * time.Second
+		if c.AskTimeoutMs > 0 {
+			timeout = time.Duration(c.AskTimeoutMs) * time.Millisecond
+		}
+		for _, method := range c.AskClient {
+			if err := env.ask(ctx, method, timeout); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := act(ctx, env, c.DelayMs, c.Hang, c.Exit); err != nil {
 		return nil, err
 	}
 	res := &mcp.CallToolResult{IsError: c.IsError, Content: []mcp.Content{}}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -16,6 +15,10 @@ import (
 // binaries of the conformance package both do.
 const Subcommand = "__mcpconform-fake-stdio"
 
+// stdinClosedLine is what a fake that ignores the end of its stdin writes
+// to stderr when stdin closes.
+const stdinClosedLine = "mcpfake: stdin closed; running on until a signal ends it"
+
 // StdioArgs returns the arguments, after the binary's path, that run a stdio
 // fake with the script at scriptPath, reporting to the record server at
 // recordAddr.
@@ -25,7 +28,8 @@ func StdioArgs(scriptPath, recordAddr string) []string {
 
 // RunStdio runs a stdio fake with args (everything after [Subcommand]) and
 // returns its exit code. The server answers on stdin/stdout until stdin
-// closes; stderr carries nothing but fatal errors of the fake itself.
+// closes; stderr carries the script's stderr output and fatal errors of
+// the fake itself.
 func RunStdio(args []string) int {
 	fs := flag.NewFlagSet(Subcommand, flag.ContinueOnError)
 	scriptPath := fs.String("script", "", "the script file")
@@ -50,19 +54,32 @@ func RunStdio(args []string) int {
 		return 2
 	}
 	defer rec.Close()
+	if script.Grandchild {
+		if err := spawnGrandchild(*recordAddr, script.Name); err != nil {
+			fmt.Fprintln(os.Stderr, "mcpfake:", err)
+			return 2
+		}
+	}
+	if err := writeStderr(os.Stderr, script.StderrOnStart, script.stderrText()); err != nil {
+		return 2
+	}
 	base := record.Record{Server: script.Name, Instance: instance}
-	in, out := base, base
-	in.Dir, out.Dir = "in", "out"
+	wire := newStdioWire(script, rec, base, os.Stdout)
 	transport := &mcp.IOTransport{
-		Reader: &tapReader{r: os.Stdin, t: &tap{sink: rec, base: in}},
-		Writer: &tapWriter{w: os.Stdout, t: &tap{sink: rec, base: out}},
+		Reader: wire.reader(os.Stdin),
+		Writer: wire.writer(),
 		// The fake accepts anything a client sends; the caps under test
 		// are the client's.
 		MaxLineLength: -1,
 	}
-	srv := newServer(script, func() { os.Exit(3) })
-	if err := srv.Run(context.Background(), transport); err != nil && err != io.EOF {
-		return 0 // the client went away: the normal end of a stdio server
+	srv := newServer(script, serverEnv{exit: func() { os.Exit(3) }, stderr: os.Stderr, ask: wire.ask})
+	// Run ends when stdin closes (or fails): the client went away, the
+	// normal end of a stdio server.
+	_ = srv.Run(context.Background(), transport)
+	if script.IgnoreStdinClose {
+		sigs := endingSignals() // before saying so: a signal may follow at once
+		fmt.Fprintln(os.Stderr, stdinClosedLine)
+		<-sigs
 	}
 	return 0
 }

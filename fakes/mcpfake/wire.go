@@ -19,6 +19,8 @@ const maxTapLine = 8 << 20
 type tap struct {
 	sink record.Sink
 	base record.Record // Server, Instance, Dir
+	// seen, if set, is called with each decoded message after its record.
+	seen func(jsonrpc.Message)
 
 	mu   sync.Mutex
 	line bytes.Buffer
@@ -52,20 +54,25 @@ func (t *tap) emit() {
 	r := t.base
 	r.Kind = record.KindMessage
 	r.Bytes = t.size
+	var msg jsonrpc.Message
 	if t.size <= maxTapLine {
-		describeMessage(&r, t.line.Bytes())
+		msg = describeMessage(&r, t.line.Bytes())
 	}
 	t.line.Reset()
 	t.size = 0
 	_ = t.sink.Record(r)
+	if msg != nil && t.seen != nil {
+		t.seen(msg)
+	}
 }
 
-// describeMessage fills a record from one JSON-RPC message.
-func describeMessage(r *record.Record, raw []byte) {
+// describeMessage fills a record from one JSON-RPC message and returns the
+// message, or nil when raw is not one.
+func describeMessage(r *record.Record, raw []byte) jsonrpc.Message {
 	msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(raw))
 	if err != nil {
 		r.Params = invalid(raw)
-		return
+		return nil
 	}
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
@@ -77,6 +84,7 @@ func describeMessage(r *record.Record, raw []byte) {
 	case *jsonrpc.Response:
 		r.ID, _ = json.Marshal(m.ID.Raw())
 	}
+	return msg
 }
 
 // invalid wraps a message that is not JSON-RPC so that it can still be
@@ -99,16 +107,3 @@ func (r *tapReader) Read(p []byte) (int, error) {
 }
 
 func (r *tapReader) Close() error { return nil }
-
-// tapWriter records what is written through it.
-type tapWriter struct {
-	w io.Writer
-	t *tap
-}
-
-func (w *tapWriter) Write(p []byte) (int, error) {
-	w.t.feed(p)
-	return w.w.Write(p)
-}
-
-func (w *tapWriter) Close() error { return nil }

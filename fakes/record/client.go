@@ -64,3 +64,17 @@ func (c *Client) Record(r Record) error {
 
 // Close closes the connection; the server then records the exit.
 func (c *Client) Close() error { return c.conn.Close() }
+
+// Report connects to the server at addr, reports r as the only record of
+// the connection, waits for the acknowledgement and disconnects. r must be
+// of a kind that needs no start ([KindSandbox]); the server appends no exit
+// for it.
+func Report(addr string, r Record) error {
+	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("connecting to the record server: %w", err)
+	}
+	defer conn.Close()
+	c := &Client{conn: conn, r: bufio.NewReader(conn)}
+	return c.Record(r)
+}

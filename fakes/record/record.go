@@ -24,6 +24,27 @@ const (
 	// Method is "model" or "approval", Params the request. Recorded in the
 	// same log so that it is ordered with what the fakes saw.
 	KindHost Kind = "host"
+	// KindHTTPResponse: an HTTP response of an HTTP fake, recorded after it
+	// ended: possibly after the client already read it and sent its next
+	// request, so wait for it on the log. HTTP carries the request's
+	// method, path, query and host (no header), Method the JSON-RPC method
+	// of the request body (of its first message; empty for none), Status
+	// the HTTP status, Written the body bytes the fake managed to write
+	// (into its connection: bytes in the client's receive buffer count)
+	// and Aborted whether the body was cut short (the client went away, a
+	// write failed or stalled, or the fake closed, before the body was
+	// complete).
+	KindHTTPResponse Kind = "http-response"
+	// KindSandbox: the fake sandbox wrapper ran. Argv is the wrapped
+	// command line, Env, Cwd, PID and PPID the wrapper's (the PID is the
+	// wrapped process's too: the wrapper execs it). Reported on a
+	// connection of its own that carries no start and leaves no exit.
+	KindSandbox Kind = "sandbox"
+	// KindAnswer: the answer a stdio fake got to a request it sent the
+	// client (Call.AskClient). Method and ID are the request's; Result or
+	// Error is the answer; Aborted is set when no answer came (timeout, or
+	// the connection ended).
+	KindAnswer Kind = "answer"
 )
 
 // Record is one thing a fake observed.
@@ -58,14 +79,34 @@ type Record struct {
 
 	// HTTP describes an HTTP request.
 	HTTP *HTTPRequest `json:"http,omitempty"`
+
+	// Status is the HTTP status of a [KindHTTPResponse].
+	Status int `json:"status,omitempty"`
+	// Written is the number of body bytes a fake wrote ([KindHTTPResponse]).
+	Written int64 `json:"written,omitempty"`
+	// Aborted says that a response was cut short ([KindHTTPResponse]) or
+	// that no answer came ([KindAnswer]).
+	Aborted bool `json:"aborted,omitempty"`
+
+	// Result and Error are a JSON-RPC answer ([KindAnswer]).
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *RPCError       `json:"error,omitempty"`
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
 }
 
 // HTTPRequest describes an HTTP request a fake received.
 type HTTPRequest struct {
-	Method string              `json:"method"`
-	Path   string              `json:"path"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Query is the raw query string, if any.
+	Query  string              `json:"query,omitempty"`
 	Host   string              `json:"host"`
-	Header map[string][]string `json:"header"`
+	Header map[string][]string `json:"header,omitempty"`
 }
 
 // IsRequest reports whether r is a JSON-RPC request (or notification) the

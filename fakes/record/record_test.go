@@ -92,3 +92,39 @@ func TestWaitWakesOnAppend(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReportRecordsOneSandboxRecordAndNoExit checks the one-shot
+// connection of the fake sandbox: its record is appended before Report
+// returns, and the connection's end leaves no exit.
+func TestReportRecordsOneSandboxRecordAndNoExit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kind Kind
+		ok   bool
+	}{
+		{"sandbox", KindSandbox, true},
+		{"message", KindMessage, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := NewLog()
+			srv, err := NewServer(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = Report(srv.Addr(), Record{Kind: tc.kind, Argv: []string{"cmd"}, PID: 7})
+			if (err == nil) != tc.ok {
+				t.Fatalf("Report: %v", err)
+			}
+			// Close waits for the connection's goroutine: every record the
+			// server would append is in the log afterwards.
+			srv.Close()
+			rs := log.Records()
+			if tc.ok && (len(rs) != 1 || rs[0].Kind != KindSandbox || rs[0].Argv[0] != "cmd") {
+				t.Errorf("records %+v", rs)
+			}
+			if !tc.ok && len(rs) != 0 {
+				t.Errorf("records %+v", rs)
+			}
+		})
+	}
+}

@@ -15,7 +15,8 @@ const maxRecordBytes = 64 << 20
 // Server collects records from fake processes over loopback TCP into a
 // [Log]. Each connection is one fake process: its first record must be a
 // [KindStart], and when the connection closes the server appends a
-// [KindExit] for the same instance.
+// [KindExit] for the same instance. A connection whose first record is a
+// [KindSandbox] reports that one record only, and leaves no exit.
 type Server struct {
 	log *Log
 	ln  net.Listener
@@ -75,6 +76,11 @@ func (s *Server) serve(c net.Conn) {
 			return
 		}
 		if start == nil {
+			if r.Kind == KindSandbox {
+				s.log.Append(r)
+				_, _ = c.Write([]byte{'\n'})
+				return
+			}
 			if r.Kind != KindStart {
 				return
 			}

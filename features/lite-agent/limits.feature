@@ -111,3 +111,79 @@ Feature: Hard limits (LA-LIM)
       | project configuration     | 262145 | fails with a "limit" error |
       | global configuration      | 262144 | succeeds                   |
       | global configuration      | 262145 | fails with a "limit" error |
+
+  # 「4 MiB stdio 消息」 (interpretation A-10: the newline is not counted)
+  @LA-LIM-06 @LA-LIM-09
+  Scenario: a stdio message just under 4 MiB is taken whole
+    Given a stdio MCP server "p" with tools "big"
+    And the tool "big" of "p" answers with a message of 4194240 bytes
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__big" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received a tool result of at least 4090 KiB
+
+  @LA-LIM-06 @LA-LIM-09
+  Scenario: a stdio message over 4 MiB fails the call at once, not by timeout
+    Given a stdio MCP server "p" with tools "big"
+    And the tool "big" of "p" answers with a message of 4194368 bytes
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__big" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received a tool error
+    And that took less than 10 seconds
+
+  @LA-LIM-06 @boundary-exact
+  Scenario Outline: the stdio limit is exactly 4,194,304 bytes (<bytes> bytes)
+    Given a stdio MCP server "p" with tools "big"
+    And the tool "big" of "p" answers with a message of <bytes> bytes
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__big" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then the model received <result>
+
+    Examples:
+      | bytes   | result                         |
+      | 4194304 | a tool result of at least 4090 KiB |
+      | 4194305 | a tool error                   |
+
+  # 「4 MiB……HTTP 响应」
+  @LA-LIM-07 @LA-LIM-09
+  Scenario Outline: an HTTP response is at most 4 MiB (<how>, <bytes> bytes)
+    Given an HTTP MCP server "h" with tools "big"
+    And the tool "big" of "h" answers with <how> of <bytes> bytes
+    And the mcpServers option declares "h"
+    And the model calls "mcp__h__big" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received <result>
+
+    Examples:
+      | how                | bytes   | result                          |
+      | a JSON body        | 4194304 | a tool result of at least 4090 KiB |
+      | a JSON body        | 4194305 | a tool error                    |
+      | one event          | 4194400 | a tool error                    |
+
+  # 「HTTP 字节在协议解析前受限」
+  @LA-LIM-10
+  Scenario Outline: HTTP bytes are cut off at 4 MiB before parsing (<how>)
+    Given an HTTP MCP server "h" with tools "big"
+    And the tool "big" of "h" answers with <how>
+    And the mcpServers option declares "h"
+    And the model calls "mcp__h__big" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received a tool error
+    And that took less than 10 seconds
+    And "h" wrote at most 5 MiB of its answer to "tools/call" before the client stopped reading
+
+    Examples:
+      | how                                         |
+      | a body that never ends                      |
+      | a body that never ends under Content-Length 10 |

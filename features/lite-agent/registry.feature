@@ -265,7 +265,7 @@ Feature: One registry of servers (LA-REG)
     And "p" receives a call of the tool "slow"
     And the host closes the agent
     Then it succeeds
-    And the background send ends within 3 seconds with a "cancelled" or "closed" error
+    And the background operation ends within 3 seconds with a "cancelled" or "closed" error
     And "p" received "notifications/cancelled"
 
   # 「回收自有客户端、订阅和直接子进程」

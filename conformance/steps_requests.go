@@ -1,0 +1,174 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakes/record"
+)
+
+// Then steps about what reached the fakes on the wire.
+
+// everyRequestVersion: Then every request "p" received asked for protocol version "2026-07-28"
+func (w *world) everyRequestVersion(name, version string) error {
+	var wrong []string
+	reqs := 0
+	for _, r := range requestsOf(w.log.Records(), name) {
+		if strings.HasPrefix(r.Method, "notifications/") {
+			continue
+		}
+		reqs++
+		if v := requestedVersion(r.Method, r.Params); v != version {
+			wrong = append(wrong, fmt.Sprintf("%s asked for %q", r.Method, v))
+		}
+	}
+	return w.expect(reqs > 0 && len(wrong) == 0, fmt.Sprintf("every request %q received asked for %s", name, version),
+		"%d requests; %v", reqs, wrong)
+}
+
+// httpRequests returns the HTTP requests a fake received.
+func httpRequests(rs []record.Record, name string) []record.Record {
+	var out []record.Record
+	for _, r := range rs {
+		if r.Server == name && r.Kind == record.KindHTTP {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// everyHTTPHeader: Then every HTTP request "h" received [after its handshake] carried the header "K: V"
+func (w *world) everyHTTPHeader(name, after, header string) error {
+	k, v, ok := strings.Cut(header, ":")
+	if !ok {
+		return fmt.Errorf("a header is \"Name: value\", not %q", header)
+	}
+	k, v = http.CanonicalHeaderKey(strings.TrimSpace(k)), strings.TrimSpace(v)
+	rs := w.log.Records()
+	reqs := httpRequests(rs, name)
+	if after != "" {
+		// Requests after the first one, which carried the handshake.
+		if len(reqs) > 0 {
+			reqs = reqs[1:]
+		}
+	}
+	var missing []string
+	for _, r := range reqs {
+		if !slices.Contains(r.HTTP.Header[k], v) {
+			missing = append(missing, fmt.Sprintf("#%d %s %s had %s: %q", r.Seq, r.HTTP.Method, r.HTTP.Path, k, r.HTTP.Header[k]))
+		}
+	}
+	return w.expect(len(reqs) > 0 && len(missing) == 0, fmt.Sprintf("every HTTP request %q received carried %s: %s", name, k, v),
+		"%d requests; %v", len(reqs), missing)
+}
+
+// noHTTPMethod: Then "legacy" received no HTTP "GET" request
+func (w *world) noHTTPMethod(name, method string) error {
+	var got []record.Record
+	for _, r := range httpRequests(w.log.Records(), name) {
+		if r.HTTP.Method == method {
+			got = append(got, r)
+		}
+	}
+	return w.expect(len(got) == 0, fmt.Sprintf("%q received no HTTP %s", name, method), "%s", summarize(got))
+}
+
+// receivedNone: Then "p" received none of "resources/list, prompts/list"
+func (w *world) receivedNone(name, methods string) error {
+	got := requestsOf(w.log.Records(), name, splitNames(methods)...)
+	return w.expect(len(got) == 0, fmt.Sprintf("%q received none of %s", name, methods), "%s", summarize(got))
+}
+
+// handshakeCapabilities returns the client capabilities a handshake
+// declared.
+func handshakeCapabilities(r record.Record) map[string]any {
+	var p struct {
+		Capabilities map[string]any `json:"capabilities"`
+		Meta         map[string]any `json:"_meta"`
+	}
+	_ = json.Unmarshal(r.Params, &p)
+	if c, ok := p.Meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any); ok {
+		return c
+	}
+	return p.Capabilities
+}
+
+// noClientCapabilities: Then the handshakes "p" received declared none of the client capabilities "sampling, roots"
+func (w *world) noClientCapabilities(name, caps string) error {
+	hs := requestsOf(w.log.Records(), name, handshakeMethods...)
+	var found []string
+	for _, h := range hs {
+		c := handshakeCapabilities(h)
+		for _, want := range splitNames(caps) {
+			if _, ok := c[want]; ok {
+				found = append(found, fmt.Sprintf("#%d declared %s", h.Seq, want))
+			}
+		}
+	}
+	return w.expect(len(hs) > 0 && len(found) == 0, fmt.Sprintf("no handshake of %q declared %s", name, caps), "%d handshakes; %v", len(hs), found)
+}
+
+// answeredWithError: Then the client answered "p"'s "roots/list" with an error
+func (w *world) answeredWithError(name, method string) error {
+	var answers []record.Record
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindAnswer && r.Method == method {
+			answers = append(answers, r)
+		}
+	}
+	ok := len(answers) > 0
+	for _, a := range answers {
+		ok = ok && a.Error != nil && !a.Aborted
+	}
+	return w.expect(ok, fmt.Sprintf("the client answered %s of %q with a JSON-RPC error", method, name), "answers: %s", describeAnswers(answers))
+}
+
+// describeAnswers summarizes answer records.
+func describeAnswers(rs []record.Record) string {
+	if len(rs) == 0 {
+		return "none was recorded"
+	}
+	var parts []string
+	for _, r := range rs {
+		switch {
+		case r.Aborted:
+			parts = append(parts, "no answer came")
+		case r.Error != nil:
+			parts = append(parts, fmt.Sprintf("error %d %q", r.Error.Code, r.Error.Message))
+		default:
+			parts = append(parts, "result "+string(r.Result))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// wroteAtMost: Then "h" wrote at most 5 MiB of its answer to "tools/call" before the client stopped reading
+func (w *world) wroteAtMost(ctx context.Context, name, size, method string) error {
+	limit, err := parseSize(size)
+	if err != nil {
+		return err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	match := func(r record.Record) bool {
+		return r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == method
+	}
+	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return slices.ContainsFunc(rs, match) })
+	if err != nil {
+		return w.expect(false, fmt.Sprintf("%q recorded the end of its answer to %s", name, method), "it never ended: the client kept reading or never closed")
+	}
+	i := slices.IndexFunc(rs, match)
+	r := rs[i]
+	return w.expect(r.Aborted && r.Written <= limit, fmt.Sprintf("the client stopped reading after at most %s", size),
+		"the fake wrote %d bytes (aborted: %v)", r.Written, r.Aborted)
+}
+
+// callsOfTool: Then "p" received 1 call of the tool "act"
+func (w *world) callsOfTool(name string, n int, tool string) error {
+	c := toolCalls(w.log.Records(), name, tool)
+	return w.expect(len(c) == n, fmt.Sprintf("%q received %d call(s) of %q, across every instance", name, n, tool), "%d: %s", len(c), summarize(c))
+}

@@ -1,0 +1,274 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+)
+
+// Steps that script the fakes' protocol and byte-level behaviour
+// (transports, network, limits): issue 4's vocabulary.
+
+// script returns a defined fake's script.
+func (w *world) script(name string) (*mcpfake.Script, error) {
+	f, err := w.fake(name)
+	if err != nil {
+		return nil, err
+	}
+	if f.url != "" || (f.path != "" && w.adapter != nil) {
+		return nil, fmt.Errorf("%q is already in use; script it before it is declared", name)
+	}
+	return f.script, nil
+}
+
+// call returns the scripted answer of a tool, creating it.
+func (w *world) call(tool, name string) (*mcpfake.Script, mcpfake.Call, error) {
+	s, err := w.script(name)
+	if err != nil {
+		return nil, mcpfake.Call{}, err
+	}
+	if s.Calls == nil {
+		s.Calls = map[string]mcpfake.Call{}
+	}
+	c, ok := s.Calls[tool]
+	if !ok {
+		c = mcpfake.Call{Text: "ok"}
+	}
+	return s, c, nil
+}
+
+// setCall scripts how a tool answers: Given the tool "big" of "p" ...
+func (w *world) setCall(tool, name string, change func(*mcpfake.Call)) error {
+	s, c, err := w.call(tool, name)
+	if err != nil {
+		return err
+	}
+	change(&c)
+	s.Calls[tool] = c
+	return nil
+}
+
+// parseSize reads "16 MiB", "64 KiB" or "4194305 bytes".
+func parseSize(s string) (int64, error) {
+	fields := strings.Fields(s)
+	if len(fields) != 2 {
+		return 0, fmt.Errorf("size %q: want a number and a unit", s)
+	}
+	n, err := strconv.ParseInt(fields[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: %w", s, err)
+	}
+	switch fields[1] {
+	case "bytes", "byte":
+		return n, nil
+	case "KiB":
+		return n << 10, nil
+	case "MiB":
+		return n << 20, nil
+	}
+	return 0, fmt.Errorf("size %q: unknown unit %q", s, fields[1])
+}
+
+// speakingOnly: Given a stdio MCP server "old" with tools "search" speaking only protocol "2025-06-18"
+func (w *world) speakingOnly(article, name, tools, version string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	w.fakes[name].script.ProtocolVersions = []string{version}
+	return nil
+}
+
+// answeringJSON: Given an HTTP MCP server "p" with tools "search" answering with JSON
+func (w *world) answeringJSON(article, name, tools string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	w.fakes[name].script.HTTP = &mcpfake.HTTPBehaviour{JSONResponse: true}
+	return nil
+}
+
+// legacyOnly: Given an HTTP MCP server "legacy" with tools "search" that only speaks the legacy HTTP+SSE transport
+func (w *world) legacyOnly(article, name, tools string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	w.fakes[name].script.HTTP = &mcpfake.HTTPBehaviour{LegacyOnly: true}
+	return nil
+}
+
+// offering: Given a stdio MCP server "p" with tools "search" offering resources "a, b" and prompts "c"
+func (w *world) offering(article, name, tools, resources, prompts string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	s := w.fakes[name].script
+	s.Resources, s.Prompts = splitNames(resources), splitNames(prompts)
+	return nil
+}
+
+// keepsRunning: Given a stdio MCP server "p" with tools "a" that keeps running when its stdin closes
+func (w *world) keepsRunning(article, name, tools string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	w.fakes[name].script.IgnoreStdinClose = true
+	return nil
+}
+
+// redirects: Given an HTTP MCP server "h" with tools "search" that redirects "tools/call" with 302 to "elsewhere"
+func (w *world) redirects(article, name, tools, method string, status int, target string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	if _, err := w.fake(target); err != nil {
+		return err
+	}
+	w.fakes[name].script.HTTP = &mcpfake.HTTPBehaviour{Redirects: []mcpfake.Redirect{{Method: method, Status: status, Location: "/mcp/" + target}}}
+	return nil
+}
+
+// answersAfter: Given a stdio MCP server "p" with tools "a" that answers "server/discover" after 3000 ms
+func (w *world) answersAfter(article, name, tools, method string, ms int) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	s := w.fakes[name].script
+	s.Faults = append(s.Faults, mcpfake.Fault{Method: method, DelayMs: ms})
+	return nil
+}
+
+// floodsStderr: Given a stdio MCP server "p" with tools "noisy" that writes 16 MiB to stderr before answering "server/discover"
+func (w *world) floodsStderr(article, name, tools, size, method string) error {
+	n, err := parseSize(size)
+	if err != nil {
+		return err
+	}
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	s := w.fakes[name].script
+	s.Faults = append(s.Faults, mcpfake.Fault{Method: method, StderrBytes: n})
+	return nil
+}
+
+// writesText: Given a stdio MCP server "p" with tools "noisy" that writes "CANARY" to stderr
+func (w *world) writesText(article, name, tools, text string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	s := w.fakes[name].script
+	s.StderrText, s.StderrOnStart = text, 64<<10
+	return nil
+}
+
+// toolAnswersWith: Given the tool "big" of "h" answers with <how>
+func (w *world) toolAnswersWith(tool, name, how string) error {
+	f, err := w.fake(name)
+	if err != nil {
+		return err
+	}
+	if f.transport == "stdio" {
+		var n int64
+		if _, err := fmt.Sscanf(how, "a message of %d bytes", &n); err != nil {
+			return fmt.Errorf("a stdio tool answers with \"a message of N bytes\", not %q", how)
+		}
+		return w.setCall(tool, name, func(c *mcpfake.Call) { c.Bytes = n })
+	}
+	var body mcpfake.Body
+	var n int64
+	switch {
+	case how == "a body that never ends":
+		body = mcpfake.Body{Mode: mcpfake.BodyUnbounded}
+	case how == "a body that never ends under Content-Length 10":
+		body = mcpfake.Body{Mode: mcpfake.BodyLyingLength}
+	case scan(how, "a JSON body of %d bytes", &n):
+		body = mcpfake.Body{Mode: mcpfake.BodyExact, Bytes: n}
+	case scan(how, "one event of %d bytes", &n):
+		body = mcpfake.Body{Mode: mcpfake.BodySSEEvent, Bytes: n}
+	default:
+		return fmt.Errorf("unknown HTTP answer %q", how)
+	}
+	body.Method = "tools/call"
+	s, err := w.script(name)
+	if err != nil {
+		return err
+	}
+	if s.HTTP == nil {
+		s.HTTP = &mcpfake.HTTPBehaviour{}
+	}
+	s.HTTP.Bodies = append(s.HTTP.Bodies, body)
+	return nil
+}
+
+// scan reports whether s matches format exactly.
+func scan(s, format string, n *int64) bool {
+	_, err := fmt.Sscanf(s, format, n)
+	return err == nil && fmt.Sprintf(format, *n) == s
+}
+
+// toolAnswersAfter: Given the tool "slow" of "p" answers after 50 ms
+func (w *world) toolAnswersAfter(tool, name string, ms int) error {
+	return w.setCall(tool, name, func(c *mcpfake.Call) { c.DelayMs = ms })
+}
+
+// toolExits: Given the tool "act" of "p" exits instead of answering
+func (w *world) toolExits(tool, name string) error {
+	return w.setCall(tool, name, func(c *mcpfake.Call) { c.Exit = true })
+}
+
+// toolWritesStderr: Given the tool "noisy" of "p" writes 16 MiB to stderr before answering
+func (w *world) toolWritesStderr(tool, name, size string) error {
+	n, err := parseSize(size)
+	if err != nil {
+		return err
+	}
+	return w.setCall(tool, name, func(c *mcpfake.Call) { c.StderrBytes = n })
+}
+
+// toolAsksClient: Given the tool "ask" of "p" asks the client for "sampling/createMessage, roots/list"
+func (w *world) toolAsksClient(tool, name, methods string) error {
+	return w.setCall(tool, name, func(c *mcpfake.Call) { c.AskClient = splitNames(methods) })
+}
+
+// toolAnnotated: Given the tool "act" of "p" is annotated {"readOnlyHint": true}
+func (w *world) toolAnnotated(tool, name, annotations string) error {
+	s, err := w.script(name)
+	if err != nil {
+		return err
+	}
+	a, err := rawJSON(annotations)
+	if err != nil {
+		return err
+	}
+	for i := range s.Tools {
+		if s.Tools[i].Name == tool {
+			s.Tools[i].Annotations = a
+			return nil
+		}
+	}
+	return fmt.Errorf("%q has no tool %q", name, tool)
+}
+
+// metaProtocolVersion is the _meta key of the protocol version of a
+// 2026-07-28 request.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// requestedVersion is the protocol version a request asked for: its _meta
+// version, or initialize's protocolVersion.
+func requestedVersion(method string, params json.RawMessage) string {
+	var p struct {
+		ProtocolVersion string         `json:"protocolVersion"`
+		Meta            map[string]any `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if v, ok := p.Meta[metaProtocolVersion].(string); ok {
+		return v
+	}
+	if method == "initialize" {
+		return p.ProtocolVersion
+	}
+	return ""
+}

@@ -1,0 +1,161 @@
+@lite-agent
+Feature: Timeouts, cancellation and no replay (LA-TMO)
+  「连接和调用默认超时 30 秒，可设置 timeoutMs（1–300000 毫秒）。取消使用现有 AbortSignal。
+  断线、超时和取消可能意味着执行结果未知，SDK 不自动重放有副作用的调用。」
+
+  # 「连接……默认超时 30 秒」, on the implementation's manual clock
+  @LA-TMO-01 @adapter:clock
+  Scenario: connecting gives up after 30 seconds by default
+    Given a stdio MCP server "p" that never answers "server/discover"
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "p" in the background
+    And "p" receives its handshake
+    And the clock advances 29 seconds
+    Then the background operation is still running
+    When the clock advances 1 second
+    Then the background operation ends with a "timeout" error
+    And every process of "p" has exited
+
+  # 「调用默认超时 30 秒」
+  @LA-TMO-02 @adapter:clock
+  Scenario: a call gives up after 30 seconds by default
+    Given a stdio MCP server "p" with tools "slow"
+    And the tool "slow" of "p" never answers
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__slow" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And the clock advances 29 seconds
+    Then the background operation is still running
+    When the clock advances 1 second
+    Then the background operation ends
+    And the model received a tool error
+
+  # 「可设置 timeoutMs（1–300000 毫秒）」 (interpretation A-14: integers only)
+  @LA-TMO-03
+  Scenario Outline: timeoutMs takes whole milliseconds from 1 to 300000 (<value>)
+    Given a stdio MCP server "p" with tools "a"
+    And the mcpServers option contains:
+      """
+      { "p": { "command": {{command}}, "args": {{args "p"}}, "timeoutMs": <value> } }
+      """
+    When the host creates the agent
+    Then it <outcome>
+    And "p" was never contacted
+
+    Examples:
+      | value    | outcome                     |
+      | 1        | succeeds                    |
+      | 300000   | succeeds                    |
+      | 0        | fails with a "config" error |
+      | -1       | fails with a "config" error |
+      | 300001   | fails with a "config" error |
+      | "1000"   | fails with a "config" error |
+      | 1.5      | fails with a "config" error |
+      | null     | fails with a "config" error |
+
+  @LA-TMO-03
+  Scenario Outline: register() checks timeoutMs the same way (<value>)
+    Given a stdio MCP server "p" with tools "a"
+    When the entry {"command": {{command}}, "args": {{args "p"}}, "timeoutMs": <value>} is declared as "p" through register()
+    Then it <outcome>
+
+    Examples:
+      | value  | outcome                     |
+      | 300000 | succeeds                    |
+      | 0      | fails with a "config" error |
+      | 300001 | fails with a "config" error |
+      | "1000" | fails with a "config" error |
+
+  # timeoutMs applies to connecting and to calls, in real time
+  @LA-TMO-04
+  Scenario: timeoutMs bounds connecting
+    Given a stdio MCP server "p" with tools "a" that answers "server/discover" after 3000 ms
+    When the host creates the agent
+    And the host registers "p" with timeoutMs 300
+    Then it fails with a "timeout" error
+    And that took less than 2 seconds
+    And list() is unchanged
+
+  @LA-TMO-04
+  Scenario Outline: timeoutMs bounds each call (answer after <delay> ms)
+    Given a stdio MCP server "p" with tools "slow"
+    And the tool "slow" of "p" answers after <delay> ms
+    And the model calls "mcp__search__slow" with {}
+    When the host creates the agent
+    And the host registers "p" as "search" with timeoutMs 500
+    And the host sends "go"
+    Then it succeeds
+    And the model received <result>
+
+    Examples:
+      | delay | result                     |
+      | 50    | a tool result containing "ok" |
+      | 3000  | a tool error               |
+
+  # 「取消使用现有 AbortSignal」
+  @LA-TMO-05
+  Scenario: aborting a run cancels the call in flight
+    Given a stdio MCP server "p" with tools "slow"
+    And the tool "slow" of "p" never answers
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__slow" with {}
+    When the host creates the agent
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And the host aborts the background operation
+    Then the background operation ends within 2 seconds with a "cancelled" error
+    And "p" received "notifications/cancelled"
+
+  @LA-TMO-05
+  Scenario: aborting a run aborts the approval in progress
+    Given a stdio MCP server "p" with tools "slow"
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__slow" with {}
+    And the approval handler waits for "mcp__p__slow" until it is cancelled
+    When the host creates the agent
+    And the host sends "go" in the background
+    And the approval handler is asked for "mcp__p__slow"
+    And the host aborts the background operation
+    Then the background operation ends within 2 seconds with a "cancelled" error
+    And the approval for "mcp__p__slow" was cancelled
+    And "p" received no call
+
+  # 「断线、超时和取消可能意味着执行结果未知，SDK 不自动重放有副作用的调用」 (A-24: not even read-only tools)
+  @LA-TMO-06
+  Scenario Outline: a call whose outcome is unknown is never sent again (<how>)
+    Given a stdio MCP server "p" with tools "act"
+    And the tool "act" of "p" is annotated {"readOnlyHint": true, "idempotentHint": true}
+    And the tool "act" of "p" <misbehaves>
+    And the model calls "mcp__search__act" with {}
+    When the host creates the agent
+    And the host registers "p" as "search" with timeoutMs 500
+    And the host sends "go"
+    Then the model received a tool error
+    When the host waits until the agent is idle
+    And the host sends "again"
+    And the host waits until the agent is idle
+    Then "p" received 1 call of the tool "act"
+
+    Examples:
+      | how                | misbehaves                 |
+      | the server exits   | exits instead of answering |
+      | the call times out | never answers              |
+
+  @LA-TMO-06
+  Scenario: an aborted call is never sent again
+    Given a stdio MCP server "p" with tools "act"
+    And the tool "act" of "p" never answers
+    And the model calls "mcp__search__act" with {}
+    When the host creates the agent
+    And the host registers "p" as "search"
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "act"
+    And the host aborts the background operation
+    Then the background operation ends within 2 seconds with a "cancelled" error
+    When the host sends "again"
+    And the host waits until the agent is idle
+    Then "p" received 1 call of the tool "act"
