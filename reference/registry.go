@@ -423,3 +423,27 @@ func (r *Registry) takeAll() []*connection {
 	}
 	return conns
 }
+
+// reconnect closes a server's connection and connects it again at once.
+// It exists only for [MutRetryOnce]: the reference reconnects a lost
+// server when the agent is idle, never in the middle of a run.
+func (r *Registry) reconnect(ctx context.Context, alias string) (*connection, error) {
+	r.mu.Lock()
+	i := slices.IndexFunc(r.servers, func(s *server) bool { return s.name == alias })
+	if i < 0 {
+		r.mu.Unlock()
+		return nil, newError(KindNotFound, "", "no server %q", alias)
+	}
+	s := r.servers[i]
+	old := s.conn
+	s.conn, s.status = nil, StatusConfigured
+	r.mu.Unlock()
+	if old != nil {
+		old.close()
+	}
+	conn, err := r.agent.connect(ctx, s)
+	if err == nil {
+		err = r.commit(s, conn, false)
+	}
+	return conn, err
+}

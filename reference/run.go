@@ -118,9 +118,7 @@ func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (stri
 	defer cancel()
 	res, err := t.conn.session.CallTool(cctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
 	if err != nil && a.mut.has(MutRetryOnce) {
-		rctx, rcancel := a.opts.Clock.WithTimeout(ctx, timeout)
-		res, err = t.conn.session.CallTool(rctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
-		rcancel()
+		res, err = a.replay(ctx, t, args, timeout, cctx.Err() == nil)
 	}
 	if err != nil {
 		if lerr := t.conn.limitError(t.server); lerr != nil {
@@ -210,4 +208,22 @@ func (a *Agent) reload() {
 			a.reg.servers = append(a.reg.servers, s)
 		}
 	}
+}
+
+// replay sends a failed call again, reconnecting first when the call did
+// not time out (the connection broke). It exists only for [MutRetryOnce]:
+// the reference never sends a call whose outcome is unknown again
+// (LA-TMO-06).
+func (a *Agent) replay(ctx context.Context, t *tool, args json.RawMessage, timeout time.Duration, broken bool) (*mcp.CallToolResult, error) {
+	conn := t.conn
+	if broken {
+		nc, err := a.reg.reconnect(ctx, t.server)
+		if err != nil {
+			return nil, err
+		}
+		conn = nc
+	}
+	rctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
+	defer cancel()
+	return conn.session.CallTool(rctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
 }

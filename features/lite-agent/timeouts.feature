@@ -70,8 +70,9 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
       | 300001 | fails with a "config" error |
       | "1000" | fails with a "config" error |
 
-  # timeoutMs applies to connecting and to calls, in real time
-  @LA-TMO-04
+  # timeoutMs applies to connecting and to calls, in real time: the
+  # real-time counterparts of the clock-driven 30 s scenarios above.
+  @LA-TMO-04 @LA-TMO-01
   Scenario: timeoutMs bounds connecting
     Given a stdio MCP server "p" with tools "a" that answers "server/discover" after 3000 ms
     When the host creates the agent
@@ -80,7 +81,7 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     And that took less than 2 seconds
     And list() is unchanged
 
-  @LA-TMO-04
+  @LA-TMO-04 @LA-TMO-02
   Scenario Outline: timeoutMs bounds each call (answer after <delay> ms)
     Given a stdio MCP server "p" with tools "slow"
     And the tool "slow" of "p" answers after <delay> ms
