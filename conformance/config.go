@@ -224,6 +224,9 @@ func (w *world) render(text string) (string, error) {
 			}
 			return u.Host, nil
 		},
+		"file": func(name string) string {
+			return "file://" + filepath.Join(w.dir, name)
+		},
 	}
 	t, err := template.New("scenario").Funcs(funcs).Option("missingkey=error").Parse(text)
 	if err != nil {

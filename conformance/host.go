@@ -3,30 +3,60 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
 )
 
 // host answers the implementation's calls back into its host for one
-// scenario: the scripted model, the approval handler and the event sink.
-// Every call is recorded in the world's log, so that it is ordered with
-// what the fakes observed.
+// scenario: the scripted model, the approval handler, the event sink, the
+// hooks and the host-defined tools. Every call is recorded in the world's
+// log, so that it is ordered with what the fakes observed.
 type host struct {
 	log *record.Log
 
 	mu        sync.Mutex
-	turns     []adapter.ModelResponse // scripted model answers, in order
+	turns     []modelTurn // scripted model answers, in order
+	calls     int         // scripted tool calls so far, for their ids
 	requests  []adapter.ModelRequest
 	approvals []adapter.ApprovalRequest
 	denied    []string // capability names the approval handler denies
 	hang      []string // capability names the handler waits on until cancelled
+	failing   []string // capability names the handler fails for
 	cancelled []string // capability names whose approval was cancelled
 	events    []adapter.Event
+	hooks     []adapter.HookEvent
+	// onHook, when set, runs inside every hook call: what a scenario's
+	// hook does (e.g. call register()).
+	onHook func(ctx context.Context, h adapter.HookEvent)
+	// tools are the host-defined tools, by name.
+	tools map[string]*hostTool
+}
+
+// modelTurn computes one scripted model answer from the request it
+// answers: most turns are fixed, some read the tool results so far (the
+// context reference the model was given).
+type modelTurn func(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error)
+
+// hostTool is a tool the scenario defines on the host side.
+type hostTool struct {
+	def adapter.CustomTool
+	// validator checks input for a "standard" schema's validate().
+	validator *jsonschema.Resolved
+	// result is what execute() returns: a JSON string or {content, isError}.
+	result json.RawMessage
+	// latch, when set, is where execute() waits until the runner releases
+	// it.
+	latch string
+	// validations and executions count the calls.
+	validations, executions int
 }
 
 var _ adapter.Host = (*host)(nil)
@@ -36,14 +66,17 @@ var _ adapter.Host = (*host)(nil)
 func (h *host) Model(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {
 	h.mu.Lock()
 	h.requests = append(h.requests, req)
-	resp := adapter.ModelResponse{Text: "done"}
+	var turn modelTurn
 	if len(h.turns) > 0 {
-		resp, h.turns = h.turns[0], h.turns[1:]
+		turn, h.turns = h.turns[0], h.turns[1:]
 	}
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "model", Params: params})
-	return resp, nil
+	if turn == nil {
+		return adapter.ModelResponse{Text: "done"}, nil
+	}
+	return turn(ctx, req)
 }
 
 // Approve allows everything except the capabilities scripted to be
@@ -53,6 +86,7 @@ func (h *host) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapte
 	h.approvals = append(h.approvals, req)
 	deny := slices.Contains(h.denied, req.Name)
 	hang := slices.Contains(h.hang, req.Name)
+	fail := slices.Contains(h.failing, req.Name)
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "approval", Server: req.Server, Params: params})
@@ -64,46 +98,117 @@ func (h *host) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapte
 		h.log.Append(record.Record{Kind: record.KindHost, Method: "approval-cancelled", Server: req.Server, Params: params})
 		return adapter.Deny, ctx.Err()
 	}
+	if fail {
+		return adapter.Deny, errors.New("the scenario's approval handler fails")
+	}
 	if deny {
 		return adapter.Deny, nil
 	}
 	return adapter.Allow, nil
 }
 
-// Event records an event.
+// Event records an event, in the world's log too, so that it is ordered
+// with what the fakes observed.
 func (h *host) Event(ctx context.Context, ev adapter.Event) {
 	h.mu.Lock()
 	h.events = append(h.events, ev)
 	h.mu.Unlock()
+	params, _ := json.Marshal(ev)
+	h.log.Append(record.Record{Kind: record.KindHost, Method: "event", Params: params})
 }
 
-// script adds scripted model turns.
+// Hook records a hook call and runs the scenario's hook action.
+func (h *host) Hook(ctx context.Context, ev adapter.HookEvent) error {
+	h.mu.Lock()
+	h.hooks = append(h.hooks, ev)
+	act := h.onHook
+	h.mu.Unlock()
+	params, _ := json.Marshal(ev)
+	h.log.Append(record.Record{Kind: record.KindHost, Method: "hook", Params: params})
+	if act != nil {
+		act(ctx, ev)
+	}
+	return nil
+}
+
+// Validate is the validate() of a host tool's standard schema: it checks
+// the input against the tool's JSON Schema.
+func (h *host) Validate(ctx context.Context, req adapter.ValidateRequest) ([]string, error) {
+	h.mu.Lock()
+	t := h.tools[req.Tool]
+	if t != nil {
+		t.validations++
+	}
+	h.mu.Unlock()
+	params, _ := json.Marshal(req)
+	h.log.Append(record.Record{Kind: record.KindHost, Method: "validate", Params: params})
+	if t == nil || t.validator == nil {
+		return nil, fmt.Errorf("the host has no tool %q with a standard schema", req.Tool)
+	}
+	var v any
+	if err := json.Unmarshal(req.Input, &v); err != nil {
+		return []string{"the input is not JSON: " + err.Error()}, nil
+	}
+	if err := t.validator.Validate(v); err != nil {
+		return []string{err.Error()}, nil
+	}
+	return nil, nil
+}
+
+// Execute runs a host tool: it returns the tool's scripted result.
+func (h *host) Execute(ctx context.Context, req adapter.ExecuteRequest) (json.RawMessage, error) {
+	h.mu.Lock()
+	t := h.tools[req.Tool]
+	if t != nil {
+		t.executions++
+	}
+	h.mu.Unlock()
+	params, _ := json.Marshal(req)
+	h.log.Append(record.Record{Kind: record.KindHost, Method: "execute", Params: params})
+	defer h.log.Append(record.Record{Kind: record.KindHost, Method: "execute-end", Params: params})
+	if t == nil {
+		return nil, fmt.Errorf("the host has no tool %q", req.Tool)
+	}
+	h.mu.Lock()
+	latch, result := t.latch, t.result
+	h.mu.Unlock()
+	if latch != "" {
+		if err := h.log.WaitLatch(ctx, record.Record{Server: "host", Instance: "host", Method: latch}); err != nil {
+			return nil, err
+		}
+	}
+	if result == nil {
+		return json.RawMessage(`"ok"`), nil
+	}
+	return result, nil
+}
+
+// script adds fixed model turns.
 func (h *host) script(turns ...adapter.ModelResponse) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.turns = append(h.turns, turns...)
+	for _, t := range turns {
+		h.turns = append(h.turns, func(context.Context, adapter.ModelRequest) (adapter.ModelResponse, error) { return t, nil })
+	}
 }
+
+// scriptTurn adds a computed model turn.
+func (h *host) scriptTurn(t modelTurn) { add(h, &h.turns, t) }
+
+// hookEvents returns the hook calls so far.
+func (h *host) hookEvents() []adapter.HookEvent { return snapshot(h, &h.hooks) }
+
+// allEvents returns the events so far.
+func (h *host) allEvents() []adapter.Event { return snapshot(h, &h.events) }
 
 // deny makes the approval handler deny a capability.
-func (h *host) deny(name string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.denied = append(h.denied, name)
-}
+func (h *host) deny(name string) { add(h, &h.denied, name) }
 
 // modelRequests returns the model requests so far.
-func (h *host) modelRequests() []adapter.ModelRequest {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.requests)
-}
+func (h *host) modelRequests() []adapter.ModelRequest { return snapshot(h, &h.requests) }
 
 // approvalRequests returns the approval requests so far.
-func (h *host) approvalRequests() []adapter.ApprovalRequest {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Clone(h.approvals)
-}
+func (h *host) approvalRequests() []adapter.ApprovalRequest { return snapshot(h, &h.approvals) }
 
 // errorEvents returns the error events about server alias.
 func (h *host) errorEvents(alias string) []adapter.Event {
@@ -141,4 +246,19 @@ func describeRequests(reqs []adapter.ModelRequest) string {
 		parts = append(parts, fmt.Sprintf("request %d: %v", i+1, mcpTools(r)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// snapshot returns a copy of one of the host's records, taken under its
+// lock.
+func snapshot[T any](h *host, s *[]T) []T {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(*s)
+}
+
+// add appends to one of the host's lists under its lock.
+func add[T any](h *host, s *[]T, v T) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	*s = append(*s, v)
 }

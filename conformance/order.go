@@ -14,6 +14,7 @@ var (
 	orderHandshake = regexp.MustCompile(`^"([^"]*)" received its handshake$`)
 	orderLast      = regexp.MustCompile(`^"([^"]*)" received its last "([^"]*)"$`)
 	orderModel     = regexp.MustCompile(`^the model received its first request$`)
+	orderHook      = regexp.MustCompile(`^the "([^"]*)" hook was called for "([^"]*)"$`)
 )
 
 // eventSeq returns the sequence number of the event a table row names, or
@@ -47,6 +48,13 @@ func eventSeq(rs []record.Record, text string) (int64, error) {
 			return 0, nil
 		}
 		return got[len(got)-1].Seq, nil
+	case orderHook.MatchString(text):
+		m := orderHook.FindStringSubmatch(text)
+		return first(func(r record.Record) bool {
+			var h struct{ Type, Name string }
+			_ = json.Unmarshal(r.Params, &h)
+			return r.Kind == record.KindHost && r.Method == "hook" && h.Type == m[1] && h.Name == m[2]
+		}), nil
 	case orderModel.MatchString(text):
 		return first(func(r record.Record) bool { return r.Kind == record.KindHost && r.Method == "model" }), nil
 	}

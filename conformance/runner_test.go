@@ -35,7 +35,7 @@ Feature: runner self-test
     When the host creates the agent
     Then it fails with a "config" error
 
-  @LA-CFG-13 @adapter:subagent
+  @LA-CFG-13 @adapter:session-dump
   Scenario: a capability the adapter lacks
     When the host creates the agent
     Then it succeeds
@@ -76,7 +76,7 @@ func TestRunnerVerdicts(t *testing.T) {
 		"an undefined step":                          {conformance.StatusUndefined, "the moon is made of cheese"},
 		"a Then step that asserts nothing":           {conformance.StatusFailed, "asserted nothing"},
 		"a failing check":                            {conformance.StatusFailed, "Expected: creating the agent fails with a config error"},
-		"a capability the adapter lacks":             {conformance.StatusSkipped, `capability "subagent"`},
+		"a capability the adapter lacks":             {conformance.StatusSkipped, `capability "session-dump"`},
 		"a system the implementation does not claim": {conformance.StatusSkipped, "blade"},
 	}
 	if len(rep.Scenarios) != len(want) {
@@ -126,11 +126,11 @@ func TestRunnerRefusesBadSelections(t *testing.T) {
 // TestRunnerSelectsByRuleAndTag checks that rule IDs and tag expressions
 // combine.
 func TestRunnerSelectsByRuleAndTag(t *testing.T) {
-	rep, err := runSelfTest(t, conformance.Options{Rules: []string{"LA-CFG-13"}, Tags: "~@adapter:subagent"})
+	rep, err := runSelfTest(t, conformance.Options{Rules: []string{"LA-CFG-13"}, Tags: "~@adapter:session-dump"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Scenarios) != 4 {
-		t.Errorf("selected %d scenarios, want the 4 LA-CFG-13 ones without @adapter:subagent", len(rep.Scenarios))
+		t.Errorf("selected %d scenarios, want the 4 LA-CFG-13 ones without @adapter:session-dump", len(rep.Scenarios))
 	}
 }

@@ -37,10 +37,32 @@ func (w *world) sends(ctx context.Context, prompt string) error {
 	if err := w.need(adapter.OpSend); err != nil {
 		return err
 	}
+	return w.send(ctx, w.agent, "", prompt)
+}
+
+// send sends a prompt to an agent (the root or the sub-agent) as the
+// scenario's outcome, marking where its model requests begin.
+func (w *world) send(ctx context.Context, g adapter.Agent, who, prompt string) error {
+	w.sendMark = len(w.host.modelRequests())
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	return w.timed(fmt.Sprintf("sending %q", prompt), func() error {
-		_, err := w.agent.Send(sctx, prompt)
+	return w.timed(fmt.Sprintf("%ssending %q", who, prompt), func() error {
+		_, err := g.Send(sctx, prompt)
+		return err
+	})
+}
+
+// runsInBackground: When the host runs "go" in the background — a send
+// through the run's event stream (agent.run()).
+func (w *world) runsInBackground(ctx context.Context, prompt string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpRun); err != nil {
+		return err
+	}
+	return w.inBackground(ctx, fmt.Sprintf("running %q", prompt), func(ctx context.Context) error {
+		_, err := w.agent.Run(ctx, prompt)
 		return err
 	})
 }

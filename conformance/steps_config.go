@@ -162,9 +162,7 @@ func (w *world) modelCalls(tool, args string) error {
 	if err != nil {
 		return err
 	}
-	w.host.mu.Lock()
-	id := fmt.Sprintf("call_%d", len(w.host.turns)+1)
-	w.host.mu.Unlock()
+	id := w.nextCallID("call")
 	w.host.script(adapter.ModelResponse{ToolCalls: []adapter.ToolCall{{ID: id, Name: tool, Arguments: a}}})
 	return nil
 }

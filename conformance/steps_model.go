@@ -1,10 +1,15 @@
 package conformance
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/fakes/record"
 )
 
 // Then steps about what the model was given.
@@ -52,6 +57,8 @@ func (w *world) modelReceived(result string) error {
 	switch {
 	case result == "a tool error":
 		match = func(m adapter.Message) bool { return m.IsError }
+	case scanQuoted(result, "a tool error containing ", &contains):
+		match = func(m adapter.Message) bool { return m.IsError && strings.Contains(m.Text, contains) }
 	case scanQuoted(result, "a tool result containing ", &contains):
 		match = func(m adapter.Message) bool { return !m.IsError && strings.Contains(m.Text, contains) }
 	case strings.HasPrefix(result, "a tool result of at least "):
@@ -60,7 +67,10 @@ func (w *world) modelReceived(result string) error {
 			return err
 		}
 		size = n
-		match = func(m adapter.Message) bool { return !m.IsError && int64(len(m.Text)) >= size }
+		// An archived result counts by the size its reference gives.
+		match = func(m adapter.Message) bool {
+			return !m.IsError && (int64(len(m.Text)) >= size || (m.Context != nil && int64(m.Context.Bytes) >= size))
+		}
 	default:
 		return fmt.Errorf("unknown tool result %q", result)
 	}
@@ -96,4 +106,198 @@ func (w *world) approvalAskedAny(n int) error {
 		names = append(names, a.Name)
 	}
 	return w.expect(len(got) == n, fmt.Sprintf("the approval handler was asked %d time(s)", n), "%d time(s): %v", len(got), names)
+}
+
+// nextCallID returns an id for a scripted call.
+func (w *world) nextCallID(prefix string) string {
+	w.host.mu.Lock()
+	defer w.host.mu.Unlock()
+	w.host.calls++
+	return fmt.Sprintf("%s_%d", prefix, w.host.calls)
+}
+
+// modelCallsOnce: Given the model, once "docs" sent "notifications/tools/list_changed", calls "T" with {}
+// — the model waits for the fake's message before it answers that turn:
+// an event both a conforming and a broken implementation cause.
+func (w *world) modelCallsOnce(name, method, tool, args string) error {
+	a, err := rawJSON(args)
+	if err != nil {
+		return err
+	}
+	id := w.nextCallID("call")
+	w.host.scriptTurn(w.afterSent(name, method, adapter.ModelResponse{ToolCalls: []adapter.ToolCall{{ID: id, Name: tool, Arguments: a}}}))
+	return nil
+}
+
+// modelAnswersOnce: Given the model, once "docs" sent "X", answers "done"
+func (w *world) modelAnswersOnce(name, method, text string) error {
+	w.host.scriptTurn(w.afterSent(name, method, adapter.ModelResponse{Text: text}))
+	return nil
+}
+
+// afterSent is a model turn that answers resp once fake name has sent
+// method, within a step timeout.
+func (w *world) afterSent(name, method string, resp adapter.ModelResponse) modelTurn {
+	return func(ctx context.Context, _ adapter.ModelRequest) (adapter.ModelResponse, error) {
+		sctx, cancel := w.stepCtx(ctx)
+		defer cancel()
+		if _, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(sentBy(rs, name, method)) > 0 }); err != nil {
+			return adapter.ModelResponse{}, fmt.Errorf("the scripted model waited for %q to send %q: %w", name, method, err)
+		}
+		return resp, nil
+	}
+}
+
+// quotedRE finds the quoted names of a step.
+var quotedRE = regexp.MustCompile(`"([^"]*)"`)
+
+// modelCallsInOneTurn: Given the model calls "a", "b" and "c" in one turn
+// — each with {} as its arguments.
+func (w *world) modelCallsInOneTurn(list string) error {
+	var calls []adapter.ToolCall
+	for _, m := range quotedRE.FindAllStringSubmatch(list, -1) {
+		calls = append(calls, adapter.ToolCall{ID: w.nextCallID("call"), Name: m[1], Arguments: json.RawMessage("{}")})
+	}
+	if len(calls) < 2 {
+		return fmt.Errorf("one turn needs at least two quoted tool names, not %q", list)
+	}
+	w.host.script(adapter.ModelResponse{ToolCalls: calls})
+	return nil
+}
+
+// modelReadsContext: Given the model reads the archive with the reference
+// it received, at offset 9000 — a call of the context tool with the
+// reference of the last archived result that is not itself a read of the
+// archive.
+func (w *world) modelReadsContext(offset int) error {
+	w.host.scriptTurn(func(_ context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {
+		ref := lastContextRef(req)
+		if ref == nil {
+			return adapter.ModelResponse{}, fmt.Errorf("the scripted model was to read the archive, but no tool result it was given holds a context reference (as the adapter parses it)")
+		}
+		args, _ := json.Marshal(map[string]any{"ref": ref.Ref, "offset": offset})
+		return adapter.ModelResponse{ToolCalls: []adapter.ToolCall{{ID: fmt.Sprintf("ctx_%d", offset), Name: "context", Arguments: args}}}, nil
+	})
+	return nil
+}
+
+// lastContextRef is the last archive reference of a request's tool
+// messages, outside reads of the archive.
+func lastContextRef(req adapter.ModelRequest) *adapter.ContextRef {
+	var ref *adapter.ContextRef
+	for _, m := range req.Messages {
+		if m.Role == "tool" && m.Context != nil && !strings.HasPrefix(m.ToolCallID, "ctx_") {
+			ref = m.Context
+		}
+	}
+	return ref
+}
+
+// callIDs returns the ids of the model's calls of tool, from the
+// conversations it was sent.
+func (w *world) callIDs(tool string) map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range w.host.modelRequests() {
+		for _, m := range r.Messages {
+			for _, c := range m.ToolCalls {
+				if c.Name == tool {
+					ids[c.ID] = true
+				}
+			}
+		}
+	}
+	return ids
+}
+
+// resultsOf returns the tool messages answering the model's calls of tool.
+func (w *world) resultsOf(tool string) []adapter.Message {
+	ids := w.callIDs(tool)
+	var out []adapter.Message
+	for _, m := range w.toolMessages() {
+		if ids[m.ToolCallID] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// modelReceivedErrors: Then the model received 2 tool errors
+func (w *world) modelReceivedErrors(n int) error {
+	ms := w.toolMessages()
+	got := 0
+	for _, m := range ms {
+		if m.IsError {
+			got++
+		}
+	}
+	return w.expect(got == n, fmt.Sprintf("the model received %d tool errors", n), "%d: %s", got, describeToolMessages(ms))
+}
+
+// everyRequestSchema: Then every model request offered "lookup" with the input schema {...}
+func (w *world) everyRequestSchema(tool, schema string) error {
+	want, err := rawJSON(schema)
+	if err != nil {
+		return err
+	}
+	reqs := w.host.modelRequests()
+	if len(reqs) == 0 {
+		return w.expect(false, "the model received a request", "it received none")
+	}
+	for n, r := range reqs {
+		i := slices.IndexFunc(r.Tools, func(t adapter.ToolDef) bool { return t.Name == tool })
+		if i < 0 {
+			return w.expect(false, fmt.Sprintf("request %d offered %q", n+1, tool), "it offered %v", toolNames(r))
+		}
+		if err := w.expect(jsonEqual(r.Tools[i].InputSchema, want), fmt.Sprintf("every request offered %q with the input schema %s", tool, want), "request %d offered %s", n+1, r.Tools[i].InputSchema); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolNames lists the tools of a request.
+func toolNames(r adapter.ModelRequest) []string {
+	var out []string
+	for _, t := range r.Tools {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// lastSendOfferedNone: Then the model requests of the last send offered no tool of "p"
+func (w *world) lastSendOfferedNone(server string) error {
+	reqs := w.host.modelRequests()
+	if w.sendMark > len(reqs) {
+		return fmt.Errorf("the model has fewer requests than before the last send")
+	}
+	prefix := "mcp__" + server + "__"
+	var hits []string
+	for _, r := range reqs[w.sendMark:] {
+		for _, t := range r.Tools {
+			if strings.HasPrefix(t.Name, prefix) {
+				hits = append(hits, t.Name)
+			}
+		}
+	}
+	return w.expect(len(hits) == 0, fmt.Sprintf("no model request of the last send offered a tool of %q", server), "they offered %v", hits)
+}
+
+// noRequestContained: Then no model request contained "canary"
+func (w *world) noRequestContained(text string) error {
+	for i, r := range w.host.modelRequests() {
+		b, _ := json.Marshal(r)
+		if strings.Contains(string(b), text) {
+			return w.expect(false, fmt.Sprintf("no model request contains %q", text), "request %d does: %s", i+1, truncateText(excerptAround(string(b), text), 240))
+		}
+	}
+	return w.expect(true, "", "")
+}
+
+// excerptAround returns the part of s around the first text.
+func excerptAround(s, text string) string {
+	i := strings.Index(s, text)
+	if i < 0 {
+		return s
+	}
+	return s[max(i-80, 0):min(i+len(text)+80, len(s))]
 }

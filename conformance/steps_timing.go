@@ -156,9 +156,7 @@ func (w *world) receivesHandshake(ctx context.Context, name string) error {
 
 // approvalWaits: Given the approval handler waits for "X" until it is cancelled
 func (w *world) approvalWaits(name string) error {
-	w.host.mu.Lock()
-	defer w.host.mu.Unlock()
-	w.host.hang = append(w.host.hang, name)
+	add(w.host, &w.host.hang, name)
 	return nil
 }
 
@@ -184,10 +182,7 @@ func (w *world) approvalCancelled(ctx context.Context, name string) error {
 // hostRecords counts host records of method about capability name.
 func hostRecords(rs []record.Record, method, name string) int {
 	n := 0
-	for _, r := range rs {
-		if r.Kind != record.KindHost || r.Method != method {
-			continue
-		}
+	for _, r := range hostRecordsOf(rs, method) {
 		var a adapter.ApprovalRequest
 		_ = json.Unmarshal(r.Params, &a)
 		if a.Name == name {
@@ -195,4 +190,16 @@ func hostRecords(rs []record.Record, method, name string) int {
 		}
 	}
 	return n
+}
+
+// hostRecordsOf returns the host's records of one method ("model",
+// "approval", "event", "hook", "validate", "execute", ...).
+func hostRecordsOf(rs []record.Record, method string) []record.Record {
+	var out []record.Record
+	for _, r := range rs {
+		if r.Kind == record.KindHost && r.Method == method {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -170,6 +170,9 @@ func (w *world) toolAnswersWith(tool, name, how string) error {
 	if err != nil {
 		return err
 	}
+	if ok, err := w.toolAnswersWithContent(tool, name, how); ok {
+		return err
+	}
 	if f.transport == "stdio" {
 		var n int64
 		if _, err := fmt.Sscanf(how, "a message of %d bytes", &n); err != nil {
@@ -235,7 +238,7 @@ func (w *world) toolAsksClient(tool, name, methods string) error {
 
 // toolAnnotated: Given the tool "act" of "p" is annotated {"readOnlyHint": true}
 func (w *world) toolAnnotated(tool, name, annotations string) error {
-	s, err := w.script(name)
+	t, err := w.scriptTool(name, tool)
 	if err != nil {
 		return err
 	}
@@ -243,13 +246,8 @@ func (w *world) toolAnnotated(tool, name, annotations string) error {
 	if err != nil {
 		return err
 	}
-	for i := range s.Tools {
-		if s.Tools[i].Name == tool {
-			s.Tools[i].Annotations = a
-			return nil
-		}
-	}
-	return fmt.Errorf("%q has no tool %q", name, tool)
+	t.Annotations = a
+	return nil
 }
 
 // metaProtocolVersion is the _meta key of the protocol version of a

@@ -56,6 +56,15 @@ type world struct {
 	bg         *background            // a send running in the background
 	snapshots  map[string]fileState   // configuration files as written
 
+	marked   map[string]string // the marked text each tool answers with
+	sub      adapter.Agent     // the sub-agent, once created
+	hookCall *hookCall         // what the scenario's hook did
+	sendMark int               // model requests before the last send
+
+	projection    adapter.Projection // the last agent/project
+	projectionErr error
+	projected     bool
+
 	assertions int    // how many checks the steps made
 	skipReason string // why a step skipped the scenario
 	closed     bool
@@ -95,7 +104,7 @@ func (w *world) setup(sc Scenario) error {
 	}
 	w.sc, w.info, w.dir = sc, w.run.info, dir
 	w.workdir, w.home = filepath.Join(dir, "work"), filepath.Join(dir, "home")
-	w.log, w.fakes, w.snapshots = record.NewLog(), map[string]*fake{}, map[string]fileState{}
+	w.log, w.fakes, w.snapshots, w.marked = record.NewLog(), map[string]*fake{}, map[string]fileState{}, map[string]string{}
 	for _, d := range []string{w.workdir, w.home, filepath.Join(dir, "fakes")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -110,6 +119,9 @@ func (w *world) setup(sc Scenario) error {
 		}
 	}
 	w.environ = append(w.environ, "HOME="+w.home)
+	if err := w.installOpeners(); err != nil {
+		return err
+	}
 	w.host = &host{log: w.log}
 	w.opts = adapter.AgentOptions{System: adapter.LiteAgent, Workdir: w.workdir, Approval: true}
 	w.rec, err = record.NewServer(w.log)
@@ -291,7 +303,12 @@ func (w *world) need(op adapter.Operation) error {
 	if w.info.Implements(op) {
 		return nil
 	}
-	w.skipReason = fmt.Sprintf("the adapter does not implement the operation %s", op)
+	return w.skip(fmt.Sprintf("the adapter does not implement the operation %s", op))
+}
+
+// skip skips the scenario, saying why.
+func (w *world) skip(reason string) error {
+	w.skipReason = reason
 	return godog.ErrSkip
 }
 

@@ -23,6 +23,10 @@ type Agent struct {
 	reg     *Registry
 	rootCAs *x509.CertPool // nil: the system's
 
+	root      *Agent // the root agent of a sub-agent; nil for a root
+	archive   *archive
+	listeners listeners
+
 	// closeCtx is cancelled by Close; every activity's context derives
 	// from it.
 	closeCtx    context.Context
@@ -35,6 +39,8 @@ type Agent struct {
 	idle     chan struct{}      // closed when the agent becomes idle
 	leaked   []*connection      // connections kept open by a mutation
 	open     []io.Closer        // files kept open by a mutation
+	subs     []*Agent           // the sub-agents of a root
+	allowed  map[string]bool    // MutRememberApproval only
 }
 
 // New builds an agent: it reads and validates the configuration files and
@@ -49,6 +55,7 @@ func New(opts Options) (*Agent, error) {
 		}
 	}
 	a := &Agent{opts: opts, mut: newMutations(opts.Mutations)}
+	a.archive = &archive{ignoreOffset: a.mut.has(MutContextIgnoresOffset)}
 	var err error
 	if a.rootCAs, err = rootCAs(opts.Environ); err != nil {
 		return nil, err
@@ -56,7 +63,7 @@ func New(opts Options) (*Agent, error) {
 	a.closeCtx, a.closeCancel = context.WithCancel(context.Background())
 	a.idle = make(chan struct{})
 	close(a.idle)
-	a.reg = &Registry{agent: a}
+	a.reg = &Registry{agent: a, caller: a, registryState: &registryState{}}
 	servers, err := a.loadConfig()
 	if err != nil {
 		a.closeCancel()
@@ -79,6 +86,28 @@ func New(opts Options) (*Agent, error) {
 
 // MCP returns the agent's registry (agent.mcp).
 func (a *Agent) MCP() *Registry { return a.reg }
+
+// Subscribe registers fn for every event of the agent's runs, as they
+// happen (agent.subscribe()). It returns the function that unsubscribes.
+// Listeners get nothing once the agent is closed (LA-REG-22).
+func (a *Agent) Subscribe(fn func(Event)) (unsubscribe func()) {
+	return a.listeners.add(fn)
+}
+
+// beginChange starts a registry change: an activity like any other, except
+// that the mutations for LA-REG-15 and LA-REG-16 let it run beside a run.
+func (a *Agent) beginChange(ctx context.Context, what string) (context.Context, func(), error) {
+	if a.mut.has(MutRegisterWhileBusy) || a.mut.has(MutHookMayRegister) {
+		a.mu.Lock()
+		closed := a.closed
+		a.mu.Unlock()
+		if closed {
+			return nil, nil, newError(KindClosed, "LA-REG-21", "the agent is closed")
+		}
+		return ctx, func() {}, nil
+	}
+	return a.begin(ctx, what)
+}
 
 // begin starts an activity named what, or fails if the agent is closed or
 // busy. The returned context is cancelled when ctx is, when the activity
@@ -137,6 +166,7 @@ func (a *Agent) Close() error {
 	}
 	a.closed = true
 	idle := a.idle
+	subs := a.subs
 	leaked, open := a.leaked, a.open
 	a.leaked, a.open = nil, nil
 	a.mu.Unlock()
@@ -149,8 +179,16 @@ func (a *Agent) Close() error {
 	if !a.mut.has(MutCloseWaits) {
 		a.closeCancel()
 	}
+	for _, sub := range subs {
+		sub.Close()
+	}
 	<-idle
 	a.closeCancel()
+	a.listeners.clear()
+	if a.root != nil && !a.mut.has(MutSubagentCloseClosesRoot) {
+		// A sub-agent's connections are its root's (LA-REG-20).
+		return nil
+	}
 
 	conns := a.reg.takeAll()
 	if a.mut.has(MutCloseLeavesChildren) {

@@ -77,5 +77,16 @@ func newEchoServer() *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoInput) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "progress_echo", Description: "Reports progress 1 and 2 of 2, then returns its input text"},
+		func(ctx context.Context, req *mcp.CallToolRequest, in echoInput) (*mcp.CallToolResult, any, error) {
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				for i := 1; i <= 2; i++ {
+					if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 2}); err != nil {
+						return nil, nil, err
+					}
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+		})
 	return srv
 }

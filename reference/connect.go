@@ -43,6 +43,9 @@ type connection struct {
 
 	mut mutations
 
+	progress progressRoutes // tool_progress routing (progress.go)
+	onChange func()         // called on notifications/tools/list_changed
+
 	// notices counts cancellation notices written to the server; expected
 	// counts the calls cancelled, each of which go-sdk follows with a
 	// notice sent in the background.
@@ -62,8 +65,16 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 	if s.cfg.transport() == TransportStdio {
 		req.URL, req.Command, req.Args = "", s.cfg.Command, s.cfg.Args
 	}
-	if err := a.authorize(ctx, ConnectCapability, req); err != nil {
-		return nil, err
+	m := a.mut
+	skip := m.has(MutConnectWithoutApproval) ||
+		(m.has(MutTrustProjectFiles) && s.source == SourceProject) ||
+		(m.has(MutDryRunSkipsConnect) && a.opts.DryRun) ||
+		(m.has(MutRefreshWithoutApproval) && s.refreshing) ||
+		(m.has(MutDefaultAllowsConnect) && a.opts.Permission == nil)
+	if !skip {
+		if err := a.authorize(ctx, ConnectCapability, req); err != nil {
+			return nil, err
+		}
 	}
 	timeout := s.cfg.timeout()
 	switch {
@@ -120,6 +131,11 @@ func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool) (*conne
 		Capabilities: &mcp.ClientCapabilities{},
 		// No automatic input_required handling (LA-TRN-09).
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		// Progress goes to the call that asked for it (LA-EVT-01).
+		ProgressNotificationHandler: conn.progress.handle,
+		// A changed tool list makes the server stale; the run in
+		// progress keeps its catalog (LA-CAT-01, LA-CAT-02).
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { conn.listChanged() },
 	}
 	if a.mut.has(MutOfferSampling) {
 		opts.Capabilities = nil // go-sdk's default: roots
@@ -150,7 +166,7 @@ func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool) (*conne
 		conn.proc = p
 		// The line limit is ours (process.go), exact and checked before
 		// parsing; go-sdk's own is switched off.
-		transport = &mcp.IOTransport{Reader: p.reader(), Writer: &noticeWriter{WriteCloser: p, c: conn}, MaxLineLength: -1}
+		transport = &mcp.IOTransport{Reader: &scanReader{ReadCloser: p.reader(), routes: &conn.progress}, Writer: &noticeWriter{WriteCloser: p, c: conn}, MaxLineLength: -1}
 	case TransportHTTP:
 		conn.http = a.newHTTPClient(s.cfg, conn)
 		// No retries and no standalone GET stream: a request is sent once.
@@ -429,4 +445,14 @@ func (w *noticeWriter) Write(p []byte) (int, error) {
 		w.c.noticeSent()
 	}
 	return n, err
+}
+
+// listChanged handles notifications/tools/list_changed.
+func (c *connection) listChanged() {
+	c.mu.Lock()
+	fn := c.onChange
+	c.mu.Unlock()
+	if fn != nil {
+		fn()
+	}
 }

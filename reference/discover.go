@@ -20,6 +20,9 @@ type tool struct {
 	output      *jsonschema.Resolved // nil without an output schema
 	size        int                  // bytes of the definition offered to the model
 	conn        *connection
+	// readOnly and idempotent are the server's annotations: hints that
+	// never authorize anything (LA-SEC-11).
+	readOnly, idempotent bool
 }
 
 // spec is the tool as offered to the model.
@@ -101,12 +104,18 @@ func newTool(alias string, mt *mcp.Tool, m mutations) (*tool, error) {
 		return nil, e
 	}
 	t := &tool{server: alias, raw: mt.Name, full: full, description: mt.Description}
+	if an := mt.Annotations; an != nil {
+		t.readOnly, t.idempotent = an.ReadOnlyHint, an.IdempotentHint
+	}
 	var err error
 	if t.inputJSON, t.input, err = compileSchema(mt.InputSchema); err != nil {
-		return nil, &Error{Kind: KindValidation, Rule: "LA-VAL-02", Source: alias, Msg: fmt.Sprintf("tool %q has an invalid input schema", mt.Name), Err: err}
+		if !m.has(MutAcceptInvalidSchemas) {
+			return nil, &Error{Kind: KindValidation, Rule: "LA-VAL-02", Source: alias, Msg: fmt.Sprintf("tool %q has an invalid input schema", mt.Name), Err: err}
+		}
+		t.inputJSON, t.input, _ = compileSchema(map[string]any{"type": "object"})
 	}
 	if mt.OutputSchema != nil {
-		if _, t.output, err = compileSchema(mt.OutputSchema); err != nil {
+		if _, t.output, err = compileSchema(mt.OutputSchema); err != nil && !m.has(MutAcceptInvalidSchemas) {
 			return nil, &Error{Kind: KindValidation, Rule: "LA-VAL-02", Source: alias, Msg: fmt.Sprintf("tool %q has an invalid output schema", mt.Name), Err: err}
 		}
 	}

@@ -130,6 +130,7 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	}
 	n, err := b.rc.Read(p)
 	b.read += int64(n)
+	b.conn.progress.scan(p[:n])
 	if b.read > b.limit {
 		b.conn.capHit.Store(true)
 		b.rc.Close()

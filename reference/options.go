@@ -35,6 +35,15 @@ type Options struct {
 	// AllowedTools, when non-nil, is the only tools the model sees; it
 	// grants nothing (LA-SEC-08, LA-SEC-09).
 	AllowedTools []string
+	// Tools are the host's own tools, offered beside the MCP tools under
+	// the same policy, hooks and events.
+	Tools []Tool
+	// Hooks are called around every tool call.
+	Hooks Hooks
+	// DryRun simulates tool calls instead of running them: the model gets
+	// a description of the call. Connecting still needs mcp_connect
+	// (LA-SEC-13).
+	DryRun bool
 	// Environ is the host's own environment (process.env) as KEY=VALUE
 	// pairs. Nil means os.Environ(). It supplies HOME and PATH and the
 	// safe default set a stdio server inherits; nothing else of it reaches

@@ -66,12 +66,14 @@ type Policy struct {
 	Deny  []string
 }
 
-// verdict is a policy's answer before any approval handler is consulted.
+// verdict is a policy's answer before any approval handler is consulted,
+// ordered from the most to the least permissive, so that the stricter of
+// two verdicts is their max.
 type verdict int
 
 const (
-	verdictAsk verdict = iota
-	verdictAllow
+	verdictAllow verdict = iota
+	verdictAsk
 	verdictDeny
 )
 

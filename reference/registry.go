@@ -39,14 +39,23 @@ type server struct {
 	// hidden marks an unregistered server whose name stays taken
 	// (MutUnregisterKeepsName only).
 	hidden bool
+	// refreshing marks a stale server being connected again.
+	refreshing bool
 }
 
 // Registry is the agent's one registry of MCP servers, fed by the global
 // file, the project file, the mcpServers option and [Registry.Register]
 // (LA-REG-01). Only the agent that owns it changes it, and only while idle.
 type Registry struct {
-	agent *Agent
+	// agent is the root agent that owns the registry; caller is the agent
+	// whose [Agent.MCP] this is: the root, or one of its sub-agents, which
+	// share the root's servers but may not change them (LA-REG-14).
+	agent, caller *Agent
+	*registryState
+}
 
+// registryState is what a root and its sub-agents share.
+type registryState struct {
 	mu      sync.Mutex
 	servers []*server // in declaration order
 }
@@ -140,7 +149,10 @@ func (r *Registry) ping() {
 // LA-REG-06).
 func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) error {
 	a := r.agent
-	ctx, done, err := a.begin(ctx, "register")
+	if err := r.caller.checkRegistryChange(); err != nil {
+		return err
+	}
+	ctx, done, err := a.beginChange(ctx, "register")
 	if err != nil {
 		return err
 	}
@@ -232,8 +244,14 @@ func (r *Registry) commit(s *server, conn *connection, insert bool) error {
 		if insert {
 			r.servers = append(r.servers, s)
 		}
+		m := r.agent.mut
 		conn.mu.Lock()
-		conn.onLost = func() { r.markStale(s, conn) }
+		if !m.has(MutNoStaleOnLoss) {
+			conn.onLost = func() { r.markStale(s, conn) }
+		}
+		if !m.has(MutIgnoreListChanged) {
+			conn.onChange = func() { r.markStale(s, conn) }
+		}
 		conn.mu.Unlock()
 	}
 	r.mu.Unlock()
@@ -287,7 +305,10 @@ func (r *Registry) admit(s *server, conn *connection, insert bool) error {
 // (LA-REG-12, LA-REG-13); the name is free again at once.
 func (r *Registry) Unregister(ctx context.Context, name string) error {
 	a := r.agent
-	_, done, err := a.begin(ctx, "unregister")
+	if err := r.caller.checkRegistryChange(); err != nil {
+		return err
+	}
+	_, done, err := a.beginChange(ctx, "unregister")
 	if err != nil {
 		return err
 	}
@@ -338,15 +359,15 @@ func (r *Registry) connectPending(ctx context.Context) error {
 			s.conn, s.status = nil, StatusConfigured
 			defer old.close()
 		}
-		if s.status == StatusStale && s.conn != nil {
+		if s.status == StatusStale && s.conn != nil && !a.mut.has(MutNeverRefresh) {
 			// A stale server is unregistered and registered again:
 			// closed, then connected and authorized afresh (LA-CAT-05,
 			// LA-CAT-06).
 			old := s.conn
-			s.conn, s.status = nil, StatusConfigured
+			s.conn, s.status, s.refreshing = nil, StatusConfigured, true
 			defer old.close()
 		}
-		if s.status != StatusConnected {
+		if s.status != StatusConnected && s.status != StatusStale {
 			pending = append(pending, s)
 		}
 	}
@@ -446,4 +467,51 @@ func (r *Registry) reconnect(ctx context.Context, alias string) (*connection, er
 		err = r.commit(s, conn, false)
 	}
 	return conn, err
+}
+
+// instructions joins the instructions of every connected server. It
+// serves only [MutInjectInstructions]: the reference never gives them to
+// the model (LA-SEC-12).
+func (r *Registry) instructions() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, s := range r.servers {
+		if s.conn != nil && s.conn.session != nil {
+			out = append(out, s.conn.session.InitializeResult().Instructions)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// relist lists the tools of every connected server again and swaps them
+// in at once. It serves only [MutLiveCatalog] and [MutSwapSchemas]: the
+// reference keeps a run's catalog and refreshes stale servers when idle
+// (LA-CAT-01, LA-CAT-04).
+func (r *Registry) relist(ctx context.Context) {
+	r.mu.Lock()
+	servers := slices.Clone(r.servers)
+	r.mu.Unlock()
+	for _, s := range servers {
+		conn := s.conn
+		if conn == nil || conn.session == nil {
+			continue
+		}
+		res, err := conn.session.ListTools(ctx, nil)
+		if err != nil {
+			continue
+		}
+		var tools []*tool
+		for _, mt := range res.Tools {
+			t, err := newTool(s.name, mt, conn.mut)
+			if err != nil {
+				continue
+			}
+			t.conn = conn
+			tools = append(tools, t)
+		}
+		r.mu.Lock()
+		conn.tools = tools
+		r.mu.Unlock()
+	}
 }

@@ -3,8 +3,11 @@ package reference
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,11 +21,19 @@ const SystemPrompt = "You are an agent. Use the tools offered when they help."
 const maxTurns = 64
 
 // Send runs one turn with the user prompt (agent.send()). Before the model
-// is asked anything, every declared server that is not connected yet is
-// authorized, connected, discovered and validated (LA-CFG-12); a server
-// that fails makes Send fail, naming it, while the others stay connected.
-// Cancelling ctx cancels the run.
+// is asked anything, every declared server that is not connected yet, or
+// is stale, is authorized, connected, discovered and validated (LA-CFG-12,
+// LA-CAT-05); a server that fails makes Send fail, naming it, while the
+// others stay connected. The tool catalog is then fixed for the whole run
+// (LA-CAT-01). Cancelling ctx cancels the run.
 func (a *Agent) Send(ctx context.Context, prompt string) (*Response, error) {
+	return a.Run(ctx, prompt, nil)
+}
+
+// Run is [Agent.Send] with the run's event stream: onEvent, if not nil,
+// receives every event of this run as it happens (agent.run()). Listeners
+// of [Agent.Subscribe] receive them too.
+func (a *Agent) Run(ctx context.Context, prompt string, onEvent func(Event)) (*Response, error) {
 	if a.opts.Model == nil {
 		return nil, newError(KindConfig, "", "the agent has no model")
 	}
@@ -31,6 +42,12 @@ func (a *Agent) Send(ctx context.Context, prompt string) (*Response, error) {
 		return nil, err
 	}
 	defer done()
+	emit := func(ev Event) {
+		if onEvent != nil {
+			onEvent(ev)
+		}
+		a.listeners.emit(ev)
+	}
 	if a.mut.has(MutHotReload) {
 		a.reload()
 	}
@@ -41,15 +58,31 @@ func (a *Agent) Send(ctx context.Context, prompt string) (*Response, error) {
 		}
 	}
 	if err := a.reg.connectPending(ctx); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			emit(Event{Type: "error", Server: e.Source, Name: e.Source, Error: e.Error()})
+		}
 		return nil, err
 	}
-	tools := a.visible(a.reg.catalog())
-	specs := make([]ToolSpec, len(tools))
-	for i, t := range tools {
-		specs[i] = t.spec()
+	catalog := a.catalog()
+	specs := make([]ToolSpec, len(catalog))
+	for i, t := range catalog {
+		specs[i] = t.spec
 	}
 	for range maxTurns {
-		resp, err := a.opts.Model.Complete(ctx, ModelRequest{System: SystemPrompt, Messages: slices.Clone(msgs), Tools: specs})
+		if a.mut.has(MutLiveCatalog) {
+			a.reg.relist(ctx)
+			catalog = a.catalog() // rebuilt every turn: what the rules forbid
+			specs = specs[:0]
+			for _, t := range catalog {
+				specs = append(specs, t.spec)
+			}
+		}
+		system := SystemPrompt
+		if a.mut.has(MutInjectInstructions) {
+			system += "\n" + a.reg.instructions()
+		}
+		resp, err := a.opts.Model.Complete(ctx, ModelRequest{System: system, Messages: slices.Clone(msgs), Tools: specs})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, cancelled(ctx, "the run")
@@ -60,52 +93,154 @@ func (a *Agent) Send(ctx context.Context, prompt string) (*Response, error) {
 			return &Response{Text: resp.Text}, nil
 		}
 		msgs = append(msgs, Message{Role: "assistant", Text: resp.Text, ToolCalls: resp.ToolCalls})
-		for _, call := range resp.ToolCalls {
-			text, isError := a.runTool(ctx, tools, call)
-			if ctx.Err() != nil {
-				return nil, cancelled(ctx, "the run")
+		// The calls of a turn run one after the other, in order, whatever
+		// the tool: MCP tools are scheduled like every other tool
+		// (LA-TOOL-01).
+		results := make([]Message, len(resp.ToolCalls))
+		var wg sync.WaitGroup
+		for i, call := range resp.ToolCalls {
+			run := func() {
+				text, isError := a.runTool(ctx, catalog, call, emit)
+				results[i] = Message{Role: "tool", ToolCallID: call.ID, Text: text, IsError: isError}
 			}
-			msgs = append(msgs, Message{Role: "tool", ToolCallID: call.ID, Text: text, IsError: isError})
+			if a.mut.has(MutParallelMCP) && strings.HasPrefix(call.Name, ToolPrefix) {
+				wg.Go(run)
+				continue
+			}
+			run()
 		}
+		wg.Wait()
+		if ctx.Err() != nil {
+			return nil, cancelled(ctx, "the run")
+		}
+		msgs = append(msgs, results...)
 	}
 	return nil, newError(KindLimit, "", "the run exceeded %d model turns", maxTurns)
 }
 
-// visible filters the catalog by [Options.AllowedTools] (LA-SEC-08).
-func (a *Agent) visible(tools []*tool) []*tool {
-	if a.opts.AllowedTools == nil {
-		return tools
+// entry is one tool of a run's catalog: an MCP tool, a host tool or the
+// built-in context tool.
+type entry struct {
+	spec ToolSpec
+	mcp  *tool // for MCP tools
+	host Tool  // for host tools
+}
+
+// catalog is the fixed tool catalog of one run: the visible MCP tools of
+// every connected server, the host's tools, and the context tool.
+func (a *Agent) catalog() []entry {
+	return a.catalogOf(a.visible)
+}
+
+// fullCatalog ignores allowedTools. It serves only [MutHiddenCallable].
+func (a *Agent) fullCatalog() []entry {
+	return a.catalogOf(func(string) bool { return true })
+}
+
+func (a *Agent) catalogOf(visible func(string) bool) []entry {
+	var out []entry
+	for _, t := range a.reg.catalog() {
+		if visible(t.full) {
+			out = append(out, entry{spec: t.spec(), mcp: t})
+		}
 	}
-	return slices.DeleteFunc(slices.Clone(tools), func(t *tool) bool { return !slices.Contains(a.opts.AllowedTools, t.full) })
+	for _, t := range a.opts.Tools {
+		if visible(t.Name()) {
+			schema := t.Schema().InputJSONSchema()
+			if a.mut.has(MutGenericModelSchema) {
+				schema = json.RawMessage(`{"type":"object"}`)
+			}
+			out = append(out, entry{spec: ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: schema}, host: t})
+		}
+	}
+	out = append(out, entry{spec: ToolSpec{Name: ContextTool, Description: "Read a page of a tool result kept in the session archive.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer","minimum":0}},"required":["ref","offset"]}`)}})
+	return out
+}
+
+// visible reports whether the allowedTools of the agent let the model see
+// a tool (LA-SEC-08). A sub-agent keeps its own list (LA-REG-18).
+func (a *Agent) visible(name string) bool {
+	return a.opts.AllowedTools == nil || slices.Contains(a.opts.AllowedTools, name)
 }
 
 // runTool runs one tool call of the model and returns the tool result as
 // the model sees it. Every failure becomes a tool error; the run goes on.
-func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (string, bool) {
-	i := slices.IndexFunc(tools, func(t *tool) bool { return t.full == call.Name })
+// The hooks see every call that is offered (LA-EVT-03, LA-EVT-04).
+func (a *Agent) runTool(ctx context.Context, catalog []entry, call ToolCall, emit func(Event)) (string, bool) {
+	if a.mut.has(MutHiddenCallable) {
+		catalog = a.fullCatalog()
+	}
+	i := slices.IndexFunc(catalog, func(e entry) bool { return e.spec.Name == call.Name })
 	if i < 0 {
 		return fmt.Sprintf("tool %q is not available", call.Name), true
 	}
-	t := tools[i]
+	e := catalog[i]
 	args := call.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	if e.mcp == nil && e.host == nil {
+		return a.readArchive(args)
+	}
+	ev := ToolEvent{ID: call.ID, Name: call.Name, Input: args}
+	if a.opts.Hooks.ToolStart != nil && !(e.mcp != nil && a.mut.has(MutNoStartHookForMCP)) {
+		a.opts.Hooks.ToolStart(ctx, ev)
+	}
+	if a.mut.has(MutBatchProgress) {
+		var held []Event
+		var mu sync.Mutex
+		real := emit
+		emit = func(ev Event) { mu.Lock(); held = append(held, ev); mu.Unlock() }
+		defer func() {
+			for _, ev := range held {
+				real(ev)
+			}
+		}()
+	}
+	text, isError, outcome := a.callTool(ctx, e, call, args, emit)
+	if a.opts.Hooks.ToolEnd != nil && !(outcome != "success" && a.mut.has(MutNoEndHookOnFailure)) {
+		ev.Result, ev.IsError, ev.Outcome = text, isError, outcome
+		a.opts.Hooks.ToolEnd(ctx, ev)
+	}
+	return text, isError
+}
+
+// callTool authorizes, validates and runs one call; it returns the result
+// text, whether it is a tool error, and the outcome for tool:end.
+func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.RawMessage, emit func(Event)) (string, bool, string) {
 	if a.mut.has(MutIgnoreAbort) {
 		ctx = context.WithoutCancel(ctx)
 	}
-	if err := a.authorize(ctx, t.full, ApprovalRequest{Capability: t.full, Server: t.server, Tool: t.raw, Input: args}); err != nil {
-		return err.Error(), true
+	if a.opts.DryRun {
+		return fmt.Sprintf("[dry-run] %s would be called with %s", call.Name, args), false, "success"
+	}
+	req := ApprovalRequest{Capability: call.Name, Input: args}
+	if e.mcp != nil {
+		req.Server, req.Tool = e.mcp.server, e.mcp.raw
+	}
+	if err := a.authorize(ctx, call.Name, req); err != nil {
+		if ctx.Err() != nil {
+			return err.Error(), true, "cancelled"
+		}
+		return err.Error(), true, "denied"
+	}
+	if e.host != nil {
+		return a.callHostTool(ctx, e.host, args)
+	}
+	t := e.mcp
+	if a.mut.has(MutSwapSchemas) {
+		t = a.freshTool(ctx, t) // the schema of now, not of the run's start: what LA-CAT-04 forbids
 	}
 	var input any
 	if err := json.Unmarshal(args, &input); err != nil {
-		return fmt.Sprintf("LA-VAL-01: the arguments of %q are not JSON: %v", t.full, err), true
+		return fmt.Sprintf("LA-VAL-01: the arguments of %q are not JSON: %v", t.full, err), true, "invalid"
 	}
-	if err := t.input.Validate(input); err != nil {
-		return fmt.Sprintf("LA-VAL-01: the arguments of %q do not match its input schema: %v", t.full, err), true
+	if err := t.input.Validate(input); err != nil && !a.mut.has(MutSkipInputValidation) {
+		return fmt.Sprintf("LA-VAL-01: the arguments of %q do not match its input schema: %v", t.full, err), true, "invalid"
 	}
 	if t.conn.isLost() {
-		return fmt.Sprintf("the connection to server %q was lost; it is connected again when the agent is idle, and this call was not sent", t.server), true
+		return fmt.Sprintf("the connection to server %q was lost; it is connected again when the agent is idle, and this call was not sent", t.server), true, "failed"
 	}
 	timeout := t.conn.timeout
 	switch {
@@ -116,68 +251,140 @@ func (a *Agent) runTool(ctx context.Context, tools []*tool, call ToolCall) (stri
 	}
 	cctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := t.conn.session.CallTool(cctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
+	params := &mcp.CallToolParams{Name: t.raw, Arguments: args}
+	token := t.conn.progress.route(call.ID, t.full, t.server, emit)
+	if !a.mut.has(MutNoProgressToken) {
+		params.SetProgressToken(token)
+	}
+	res, err := t.conn.session.CallTool(cctx, params)
+	t.conn.progress.unroute(token) // late progress is dropped
 	if err != nil && a.mut.has(MutRetryOnce) {
 		res, err = a.replay(ctx, t, args, timeout, cctx.Err() == nil)
 	}
 	if err != nil {
 		if lerr := t.conn.limitError(t.server); lerr != nil {
-			return lerr.Error(), true
+			return lerr.Error(), true, "failed"
 		}
 		if cctx.Err() != nil {
 			t.conn.cancelledCall()
-			return cancelled(cctx, fmt.Sprintf("the call of %q (its outcome is unknown and it is not retried)", t.full)).Error(), true
+			outcome := "cancelled"
+			if errors.Is(context.Cause(cctx), context.DeadlineExceeded) {
+				outcome = "timeout"
+			}
+			return cancelled(cctx, fmt.Sprintf("the call of %q (its outcome is unknown and it is not retried)", t.full)).Error(), true, outcome
 		}
-		return fmt.Sprintf("the call of %q failed (its outcome is unknown and it is not retried): %v", t.full, err), true
+		return fmt.Sprintf("the call of %q failed (its outcome is unknown and it is not retried): %v", t.full, err), true, "failed"
 	}
-	return project(res)
+	if !res.IsError && t.output != nil && !a.mut.has(MutSkipOutputValidation) {
+		if err := validateOutput(t, res); err != nil {
+			return err.Error(), true, "invalid"
+		}
+	}
+	p, err := a.project(res)
+	if err != nil {
+		return err.Error(), true, "failed"
+	}
+	outcome := "success"
+	if p.IsError {
+		outcome = "error"
+	}
+	return p.Text, p.IsError, outcome
 }
 
-// project turns a tool result into the JSON projection the model sees.
-func project(res *mcp.CallToolResult) (string, bool) {
-	type item struct {
-		Type string `json:"type"`
-		Text string `json:"text,omitempty"`
-		URI  string `json:"uri,omitempty"`
-		Name string `json:"name,omitempty"`
+// validateOutput checks a result's structuredContent against the tool's
+// output schema; a result without one fails too (LA-VAL-03). Error results
+// are not checked (interpretation A-15).
+func validateOutput(t *tool, res *mcp.CallToolResult) error {
+	if res.StructuredContent == nil {
+		return newError(KindValidation, "LA-VAL-03", "the result of %q has no structuredContent, although the tool declares an output schema", t.full)
 	}
-	var p struct {
-		Content           []item `json:"content"`
-		StructuredContent any    `json:"structuredContent,omitempty"`
-		IsError           bool   `json:"isError,omitempty"`
-	}
-	p.Content = []item{}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			p.Content = append(p.Content, item{Type: "text", Text: c.Text})
-		case *mcp.ResourceLink:
-			p.Content = append(p.Content, item{Type: "resource_link", URI: c.URI, Name: c.Name})
-		}
-	}
-	p.StructuredContent = res.StructuredContent
-	p.IsError = res.IsError
-	b, err := json.Marshal(p)
+	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
-		return "the tool result cannot be projected: " + err.Error(), true
+		return newError(KindValidation, "LA-VAL-03", "the structuredContent of %q does not encode: %v", t.full, err)
 	}
-	return string(b), res.IsError
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	if err := t.output.Validate(v); err != nil {
+		return newError(KindValidation, "LA-VAL-03", "the structuredContent of %q does not match its output schema: %v", t.full, err)
+	}
+	return nil
+}
+
+// callHostTool validates the input through the tool's schema and runs it.
+func (a *Agent) callHostTool(ctx context.Context, t Tool, args json.RawMessage) (string, bool, string) {
+	_, native := t.Schema().(*librarySchema)
+	if (native && a.mut.has(MutSkipNativeValidation)) || (!native && a.mut.has(MutSkipStandardValidate)) {
+		return a.executeHostTool(ctx, t, args)
+	}
+	issues, err := t.Schema().Validate(ctx, args)
+	if err != nil {
+		return fmt.Sprintf("the input of %q could not be validated: %v", t.Name(), err), true, "invalid"
+	}
+	if len(issues) > 0 {
+		return fmt.Sprintf("LA-TOOL-02: the input of %q is invalid: %s", t.Name(), marshal(issues)), true, "invalid"
+	}
+	return a.executeHostTool(ctx, t, args)
+}
+
+// executeHostTool runs a host tool whose input passed.
+func (a *Agent) executeHostTool(ctx context.Context, t Tool, args json.RawMessage) (string, bool, string) {
+	res, err := t.Execute(ctx, args)
+	if err != nil {
+		return fmt.Sprintf("%q failed: %v", t.Name(), err), true, "failed"
+	}
+	outcome := "success"
+	if res.IsError {
+		outcome = "error"
+	}
+	return res.Content, res.IsError, outcome
+}
+
+// readArchive answers a call of the context tool (LA-ARC-05).
+func (a *Agent) readArchive(args json.RawMessage) (string, bool) {
+	var in contextRef
+	if err := json.Unmarshal(args, &in); err != nil || in.Ref == "" {
+		return `context needs {"ref": "<ref>", "offset": <bytes>}`, true
+	}
+	return a.archive.read(in.Ref, in.Offset)
 }
 
 // authorize applies the permission policy to name and, when it asks,
-// the approval handler; with no handler the answer is deny (LA-SEC-02..06).
+// the approval handler; with no handler the answer is deny (LA-SEC-02..07).
+// A sub-agent applies its own policy on top of its root's: the stricter
+// answer wins (LA-REG-19).
 func (a *Agent) authorize(ctx context.Context, name string, req ApprovalRequest) error {
 	rule := "LA-SEC-03"
 	if name == ConnectCapability {
 		rule = "LA-SEC-02"
 	}
-	switch a.opts.Permission.decide(name) {
+	m := a.mut
+	v := a.opts.Permission.decide(name)
+	if a.root != nil && !m.has(MutSubagentLoosens) {
+		v = max(v, a.root.opts.Permission.decide(name))
+	}
+	switch {
+	case m.has(MutTrustAnnotations) && req.Tool != "" && a.readOnlyHint(req.Server, req.Tool):
+		v = verdictAllow
+	case m.has(MutIgnoreMCPDeny) && v == verdictDeny && strings.HasPrefix(name, ToolPrefix):
+		v = verdictAsk
+	case m.has(MutAllowedToolsGrant) && slices.Contains(a.opts.AllowedTools, name):
+		v = verdictAllow
+	case m.has(MutRememberApproval) && a.remembered(name):
+		v = verdictAllow
+	}
+	if m.has(MutApproveByServer) && req.Tool != "" {
+		req.Capability = req.Server
+	}
+	switch v {
 	case verdictDeny:
 		return &Error{Kind: KindPermission, Rule: rule, Source: req.Server, Msg: fmt.Sprintf("%s is denied by the permission policy", name)}
 	case verdictAllow:
 		return nil
 	}
 	if a.opts.Approval == nil {
+		if m.has(MutNoHandlerAllows) {
+			return nil
+		}
 		return &Error{Kind: KindPermission, Rule: "LA-SEC-06", Source: req.Server, Msg: fmt.Sprintf("%s needs approval and the host has no approval handler", name)}
 	}
 	d, err := a.opts.Approval.Request(ctx, req)
@@ -185,12 +392,35 @@ func (a *Agent) authorize(ctx context.Context, name string, req ApprovalRequest)
 		return cancelled(ctx, "waiting for approval of "+name)
 	}
 	if err != nil {
+		if m.has(MutHandlerErrorAllows) {
+			return nil
+		}
 		return &Error{Kind: KindPermission, Rule: "LA-SEC-07", Source: req.Server, Msg: fmt.Sprintf("the approval handler failed for %s, which counts as deny", name), Err: err}
 	}
 	if d != Allow {
 		return &Error{Kind: KindPermission, Rule: rule, Source: req.Server, Msg: fmt.Sprintf("%s was denied (%q)", name, d)}
 	}
+	if m.has(MutRememberApproval) {
+		a.remember(name)
+	}
 	return nil
+}
+
+// remember and remembered keep the tools once allowed. They serve only
+// [MutRememberApproval]: the default policy asks for every call (LA-SEC-05).
+func (a *Agent) remember(name string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.allowed == nil {
+		a.allowed = map[string]bool{}
+	}
+	a.allowed[name] = true
+}
+
+func (a *Agent) remembered(name string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.allowed[name]
 }
 
 // reload reads the configuration files again and adds servers that are new
@@ -226,4 +456,28 @@ func (a *Agent) replay(ctx context.Context, t *tool, args json.RawMessage, timeo
 	rctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
 	return conn.session.CallTool(rctx, &mcp.CallToolParams{Name: t.raw, Arguments: args})
+}
+
+// readOnlyHint reports whether a server's tool is annotated read-only or
+// idempotent. It serves only [MutTrustAnnotations]: annotations never
+// authorize anything (LA-SEC-11).
+func (a *Agent) readOnlyHint(server, raw string) bool {
+	for _, t := range a.reg.catalog() {
+		if t.server == server && t.raw == raw {
+			return t.readOnly || t.idempotent
+		}
+	}
+	return false
+}
+
+// freshTool lists the tools again and returns t as the server now
+// describes it. It serves only [MutSwapSchemas].
+func (a *Agent) freshTool(ctx context.Context, t *tool) *tool {
+	a.reg.relist(ctx)
+	for _, n := range a.reg.catalog() {
+		if n.full == t.full {
+			return n
+		}
+	}
+	return t
 }

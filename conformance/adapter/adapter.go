@@ -85,6 +85,15 @@ type Agent interface {
 	// Logs returns every line the implementation logged so far, through
 	// every log sink the adapter can capture ([OpLogs], [CapLogSinks]).
 	Logs(ctx context.Context) ([]string, error)
+	// Run is Send through the run's event stream (agent.run()): the
+	// events of the stream reach [Host.Event] with Via "run" ([OpRun]).
+	Run(ctx context.Context, prompt string) (SendResult, error)
+	// SubAgent creates a sub-agent of this (root) agent ([OpSubagent],
+	// [CapSubagent]); it is driven like any agent.
+	SubAgent(ctx context.Context, opts SubAgentOptions) (Agent, error)
+	// Project projects an MCP tool result (CallToolResult JSON) the way
+	// the agent would for its model ([OpProject], [CapProjection]).
+	Project(ctx context.Context, result json.RawMessage) (Projection, error)
 }
 
 // SendResult is the outcome of a successful [Agent.Send].
@@ -106,6 +115,47 @@ type Host interface {
 	// closes.
 	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
 	// Event receives one event the implementation emits (tool_progress,
-	// hooks, errors), in the order it emits them.
+	// errors), in the order it emits them: from subscribe() listeners
+	// (Via "subscribe") and from a run's stream (Via "run").
 	Event(ctx context.Context, ev Event)
+	// Hook is a tool:start or tool:end hook, called synchronously: the
+	// implementation waits for it. A hook may call back into the agent.
+	Hook(ctx context.Context, h HookEvent) error
+	// Validate is the validate() of a "standard" host tool's schema; no
+	// issues means valid.
+	Validate(ctx context.Context, req ValidateRequest) ([]string, error)
+	// Execute runs a host tool. The result is what its execute() returned:
+	// a JSON string, or an object {"content": string, "isError"?: bool}.
+	Execute(ctx context.Context, req ExecuteRequest) (json.RawMessage, error)
+}
+
+// HookEvent is one hook invocation.
+type HookEvent struct {
+	// Type is "tool:start" or "tool:end".
+	Type string `json:"type"`
+	// ID is the tool call's id, Name its full tool name, Input its
+	// arguments.
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input,omitempty"`
+	// Result and IsError describe the end of the call (tool:end); Outcome
+	// is "success", "error", "invalid", "denied", "timeout", "cancelled"
+	// or "failed", when the implementation tells.
+	Result  string `json:"result,omitempty"`
+	IsError bool   `json:"isError,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	// Raw is the hook payload, verbatim.
+	Raw json.RawMessage `json:"raw,omitempty"`
+}
+
+// ValidateRequest asks the host to validate a host tool's input.
+type ValidateRequest struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input"`
+}
+
+// ExecuteRequest asks the host to run a host tool.
+type ExecuteRequest struct {
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input"`
 }

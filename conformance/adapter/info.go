@@ -25,6 +25,10 @@ type Info struct {
 	// Operations lists the agent operations the adapter implements. A
 	// scenario step that needs another one is skipped, naming it.
 	Operations []Operation `json:"operations"`
+	// Concurrency is how the implementation schedules the tool calls of
+	// one model turn: "sequential" or "parallel", the same for MCP and
+	// other tools ([CapConcurrencyPolicy]).
+	Concurrency string `json:"concurrency,omitempty"`
 }
 
 // Operation names an agent operation of the contract, as the adapter
@@ -43,10 +47,17 @@ const (
 	// OpAdvanceClock and OpLogs serve the capabilities clock and log-sinks.
 	OpAdvanceClock Operation = "agent/advanceClock"
 	OpLogs         Operation = "agent/logs"
+	// OpRun is a send through the run's event stream.
+	OpRun Operation = "agent/run"
+	// OpSubagent and OpProject serve the capabilities subagent and
+	// projection.
+	OpSubagent Operation = "agent/subagent"
+	OpProject  Operation = "agent/project"
 )
 
 // Operations lists every operation, in a stable order.
-var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose, OpAdvanceClock, OpLogs}
+var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose,
+	OpAdvanceClock, OpLogs, OpRun, OpSubagent, OpProject}
 
 // Implements reports whether the adapter declared operation op.
 func (i Info) Implements(op Operation) bool { return slices.Contains(i.Operations, op) }

@@ -26,6 +26,48 @@ type Message struct {
 	ToolCallID string `json:"toolCallId,omitempty"`
 	// IsError marks a tool message as a tool error.
 	IsError bool `json:"isError,omitempty"`
+	// Projection is the JSON projection a tool message holds, parsed from
+	// Text by the adapter ([CapProjection]); nil when Text holds none (an
+	// archived result, or an error the implementation words itself).
+	Projection *ProjectedResult `json:"projection,omitempty"`
+	// Context is the reference to the session archive that a tool message
+	// holds instead of an archived result, parsed from Text by the adapter
+	// ([CapContextRef]); nil when the result is inline.
+	Context *ContextRef `json:"context,omitempty"`
+}
+
+// ProjectedResult is a tool result's JSON projection in normalized form
+// (rule catalog A-26): what the implementation keeps of an MCP
+// CallToolResult for its model.
+type ProjectedResult struct {
+	Content []ProjectedItem `json:"content"`
+	// StructuredContent is kept verbatim, scalars included; nil when the
+	// result had none.
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
+// ProjectedItem is one content item of a projection: text keeps Text, a
+// resource link keeps URI and Name; media and embedded resources are
+// archived, and carry Context instead of their data.
+type ProjectedItem struct {
+	Type     string      `json:"type"`
+	Text     string      `json:"text,omitempty"`
+	URI      string      `json:"uri,omitempty"`
+	Name     string      `json:"name,omitempty"`
+	MIMEType string      `json:"mimeType,omitempty"`
+	Context  *ContextRef `json:"context,omitempty"`
+}
+
+// ContextRef is a context({ref, offset}) reference into the session
+// archive: the model reads the archived bytes back by calling the context
+// tool with Ref and Offset.
+type ContextRef struct {
+	Ref    string `json:"ref"`
+	Offset int    `json:"offset"`
+	// Bytes is the size of what was archived, when the reference says;
+	// 0 means it does not.
+	Bytes int `json:"bytes,omitempty"`
 }
 
 // ToolDef is a tool as offered to the model.

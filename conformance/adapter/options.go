@@ -43,6 +43,55 @@ type AgentOptions struct {
 	// ManualClock asks for an agent whose timers stand still until
 	// [Agent.AdvanceClock] moves them. Needs [CapClock].
 	ManualClock bool `json:"manualClock,omitempty"`
+	// Tools are tools the host defines (lite-agent's core Tool
+	// interface), offered beside the MCP tools. The implementation
+	// validates their input through [Host.Validate] (a "standard" schema)
+	// or its own schema library (a "native" one), and runs them through
+	// [Host.Execute].
+	Tools []CustomTool `json:"tools,omitempty"`
+	// DryRun switches tool permissions to dry-run mode. Needs
+	// [CapDryRun].
+	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// CustomTool is a tool the host defines.
+type CustomTool struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description,omitempty"`
+	Schema      ToolSchema `json:"schema"`
+}
+
+// ToolSchema describes a host tool's input schema.
+type ToolSchema struct {
+	// Kind is "standard": a Standard Schema object whose validate() is
+	// answered by [Host.Validate] and whose JSON Schema input export is
+	// JSONSchema; or "native": the implementation's own schema library
+	// (Zod in TypeScript, jsonschema-go in Go) built from JSONSchema.
+	Kind string `json:"kind"`
+	// JSONSchema is the input's JSON Schema.
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+}
+
+// SubAgentOptions configure a sub-agent ([Agent.SubAgent]).
+type SubAgentOptions struct {
+	// AllowedTools is the sub-agent's own allowlist; nil keeps its
+	// root's.
+	AllowedTools []string `json:"allowedTools,omitempty"`
+	// Permission is the sub-agent's own policy.
+	Permission *Policy `json:"permission,omitempty"`
+}
+
+// Projection is a tool result as the model would receive it
+// ([Agent.Project], [CapProjection]).
+type Projection struct {
+	// Text is what the model is given.
+	Text string `json:"text"`
+	// Bytes is the size of the projection before any archiving.
+	Bytes int `json:"bytes"`
+	// Archived says it went to the session archive.
+	Archived bool `json:"archived"`
+	// IsError marks a tool error.
+	IsError bool `json:"isError"`
 }
 
 // Policy is a permission policy in the shape of lite-agent's

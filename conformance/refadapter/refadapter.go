@@ -46,8 +46,10 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 		Implementation: adapter.Implementation{Name: name, Version: reference.Version},
 		Systems:        []adapter.System{adapter.LiteAgent},
 		Capabilities: []adapter.Capability{adapter.CapHome, adapter.CapListNormalize, adapter.CapSandbox,
-			adapter.CapClock, adapter.CapLogSinks},
-		Operations: adapter.Operations,
+			adapter.CapClock, adapter.CapLogSinks, adapter.CapSubagent, adapter.CapDryRun, adapter.CapProjection,
+			adapter.CapContextRef, adapter.CapConcurrencyPolicy},
+		Operations:  adapter.Operations,
+		Concurrency: "sequential",
 	}, nil
 }
 
@@ -84,6 +86,8 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 		MCPTransports:   opts.MCPTransports,
 		Sandbox:         opts.Sandbox,
 		Model:           model{host},
+		DryRun:          opts.DryRun,
+		Hooks:           hooks(host),
 		Logger:          slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Mutations:       a.target.Mutations,
 	}
@@ -105,19 +109,65 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if opts.Approval {
 		ro.Approval = approval{host}
 	}
+	for _, def := range opts.Tools {
+		t, err := newHostTool(def, host, a.target.Mutations)
+		if err != nil {
+			return nil, err
+		}
+		ro.Tools = append(ro.Tools, t)
+	}
 	ag, err := reference.New(ro)
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return &agent{ag: ag, clock: clock, logs: logs, mutations: a.target.Mutations}, nil
+	return newAgent(ag, host, clock, logs, a.target.Mutations), nil
+}
+
+// newAgent wraps a reference agent, forwarding its subscribe() events.
+func newAgent(ag *reference.Agent, host adapter.Host, clock *reference.ManualClock, logs *logBuffer, mutations []reference.Mutation) *agent {
+	g := &agent{ag: ag, host: host, clock: clock, logs: logs, mutations: mutations}
+	ag.Subscribe(func(ev reference.Event) { host.Event(context.Background(), contractEvent(ev, "subscribe")) })
+	return g
 }
 
 // agent is a reference agent behind the contract.
 type agent struct {
 	ag        *reference.Agent
+	host      adapter.Host
 	clock     *reference.ManualClock // nil unless the options asked for one
 	logs      *logBuffer
 	mutations []reference.Mutation
+}
+
+// Run sends through the run's event stream.
+func (g *agent) Run(ctx context.Context, prompt string) (adapter.SendResult, error) {
+	r, err := g.ag.Run(ctx, prompt, func(ev reference.Event) { g.host.Event(ctx, contractEvent(ev, "run")) })
+	if err != nil {
+		return adapter.SendResult{}, contractError(err)
+	}
+	return adapter.SendResult{Text: r.Text}, nil
+}
+
+// SubAgent creates a sub-agent.
+func (g *agent) SubAgent(ctx context.Context, opts adapter.SubAgentOptions) (adapter.Agent, error) {
+	so := reference.SubAgentOptions{AllowedTools: opts.AllowedTools}
+	if opts.Permission != nil {
+		so.Permission = &reference.Policy{Ask: opts.Permission.Ask, Allow: opts.Permission.Allow, Deny: opts.Permission.Deny}
+	}
+	sub, err := g.ag.SubAgent(so)
+	if err != nil {
+		return nil, contractError(err)
+	}
+	return newAgent(sub, g.host, g.clock, g.logs, g.mutations), nil
+}
+
+// Project projects a tool result.
+func (g *agent) Project(ctx context.Context, result json.RawMessage) (adapter.Projection, error) {
+	p, err := g.ag.Project(result)
+	if err != nil {
+		return adapter.Projection{}, contractError(err)
+	}
+	return adapter.Projection{Text: p.Text, Bytes: p.Bytes, Archived: p.Archived, IsError: p.IsError}, nil
 }
 
 // AdvanceClock moves the agent's manual clock.

@@ -62,6 +62,16 @@ func (h *checkHost) Approve(context.Context, adapter.ApprovalRequest) (adapter.D
 
 func (h *checkHost) Event(context.Context, adapter.Event) {}
 
+func (h *checkHost) Hook(context.Context, adapter.HookEvent) error { return nil }
+
+func (h *checkHost) Validate(context.Context, adapter.ValidateRequest) ([]string, error) {
+	return nil, nil
+}
+
+func (h *checkHost) Execute(context.Context, adapter.ExecuteRequest) (json.RawMessage, error) {
+	return json.RawMessage(`"ok"`), nil
+}
+
 // Check sends every message type of the protocol to the adapter once and
 // reports what it gets wrong: the handshake's fields, refusing an unknown
 // protocol version, unknown methods, each declared operation with valid
@@ -247,6 +257,50 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 		case <-time.After(10 * time.Second):
 			return CheckFailed, "a send whose model never answers did not end within 10 s of $/cancelRequest"
 		}
+	})
+	op(adapter.OpRun, "agent/run", func() (Verdict, string) {
+		// The cancelled send above may still be winding down in the
+		// adapter: the runner stops waiting at $/cancelRequest.
+		if info.Implements(adapter.OpAwaitIdle) {
+			if err := g.AwaitIdle(ctx); err != nil {
+				return CheckFailed, "agent/awaitIdle before the run: " + describeErr(err)
+			}
+		}
+		res, err := g.Run(ctx, "hello again")
+		if err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		if res.Text != "done" {
+			return CheckFailed, fmt.Sprintf("the run returned %q, not the model's text \"done\"", res.Text)
+		}
+		return CheckOK, "a run called host/model and returned its text"
+	})
+	op(adapter.OpProject, "agent/project", func() (Verdict, string) {
+		pr, err := g.Project(ctx, json.RawMessage(`{"content":[{"type":"text","text":"hello"}]}`))
+		if err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		if pr.Bytes <= 0 || pr.Archived || pr.IsError || !strings.Contains(pr.Text, "hello") {
+			return CheckFailed, fmt.Sprintf("a 5-byte text result projected as %d bytes, archived=%v, isError=%v, text %q", pr.Bytes, pr.Archived, pr.IsError, pr.Text)
+		}
+		return CheckOK, fmt.Sprintf("a small text result is projected inline (%d bytes)", pr.Bytes)
+	})
+	op(adapter.OpSubagent, "agent/subagent", func() (Verdict, string) {
+		sub, err := g.SubAgent(ctx, adapter.SubAgentOptions{})
+		if err != nil {
+			return CheckFailed, describeErr(err)
+		}
+		if info.Implements(adapter.OpList) {
+			if _, err := sub.List(ctx); err != nil {
+				return CheckFailed, "list() of the sub-agent: " + describeErr(err)
+			}
+		}
+		if info.Implements(adapter.OpClose) {
+			if err := sub.Close(ctx); err != nil {
+				return CheckFailed, "closing the sub-agent: " + describeErr(err)
+			}
+		}
+		return CheckOK, "a sub-agent was created, listed and closed"
 	})
 	op(adapter.OpAwaitIdle, "agent/awaitIdle", func() (Verdict, string) {
 		if err := g.AwaitIdle(ctx); err != nil {

@@ -17,6 +17,9 @@ const (
 	MethodModel      = "host/model"
 	MethodApprove    = "host/approve"
 	MethodEvent      = "host/event"
+	MethodHook       = "host/hook"
+	MethodValidate   = "host/validate"
+	MethodExecute    = "host/execute"
 )
 
 // Peer names one side of the connection in the handshake.
@@ -39,6 +42,7 @@ type InitializeResult struct {
 	Systems         []adapter.System     `json:"systems"`
 	Capabilities    []adapter.Capability `json:"capabilities"`
 	Operations      []adapter.Operation  `json:"operations"`
+	Concurrency     string               `json:"concurrency,omitempty"`
 }
 
 // info converts a handshake result to the contract's [adapter.Info].
@@ -47,6 +51,7 @@ func (r InitializeResult) info() adapter.Info {
 		Name: r.Adapter.Name, Version: r.Adapter.Version,
 		Implementation: adapter.Implementation{Name: r.Implementation.Name, Version: r.Implementation.Version},
 		Systems:        r.Systems, Capabilities: r.Capabilities, Operations: r.Operations,
+		Concurrency: r.Concurrency,
 	}
 }
 
@@ -57,6 +62,7 @@ func resultOf(i adapter.Info) InitializeResult {
 		Adapter:         Peer{i.Name, i.Version},
 		Implementation:  Peer{i.Implementation.Name, i.Implementation.Version},
 		Systems:         orEmpty(i.Systems), Capabilities: orEmpty(i.Capabilities), Operations: orEmpty(i.Operations),
+		Concurrency: i.Concurrency,
 	}
 }
 
@@ -143,4 +149,47 @@ type AdvanceParams struct {
 // LogsResult is the result of agent/logs.
 type LogsResult struct {
 	Lines []string `json:"lines"`
+}
+
+// SubagentParams are the params of agent/subagent: AgentID is the root,
+// SubAgentID the runner's id for the new sub-agent.
+type SubagentParams struct {
+	AgentID    string                  `json:"agentId"`
+	SubAgentID string                  `json:"subAgentId"`
+	Options    adapter.SubAgentOptions `json:"options"`
+}
+
+// ProjectParams are the params of agent/project.
+type ProjectParams struct {
+	AgentID string          `json:"agentId"`
+	Result  json.RawMessage `json:"result"`
+}
+
+// HookParams are the params of host/hook.
+type HookParams struct {
+	AgentID string            `json:"agentId"`
+	Hook    adapter.HookEvent `json:"hook"`
+}
+
+// ValidateParams are the params of host/validate.
+type ValidateParams struct {
+	AgentID string                  `json:"agentId"`
+	Request adapter.ValidateRequest `json:"request"`
+}
+
+// ValidateResult is the result of host/validate: no issues means valid.
+type ValidateResult struct {
+	Issues []string `json:"issues"`
+}
+
+// ExecuteParams are the params of host/execute.
+type ExecuteParams struct {
+	AgentID string                 `json:"agentId"`
+	Request adapter.ExecuteRequest `json:"request"`
+}
+
+// ExecuteResult is the result of host/execute: what the host tool's
+// execute() returned, a JSON string or {"content", "isError"?}.
+type ExecuteResult struct {
+	Result json.RawMessage `json:"result"`
 }

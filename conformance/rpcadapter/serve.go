@@ -80,6 +80,31 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 			return nil, err
 		}
 		return g.Send(ctx, p.Prompt)
+	case adapter.OpRun:
+		var p SendParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return g.Run(ctx, p.Prompt)
+	case adapter.OpSubagent:
+		var p SubagentParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		sub, err := g.SubAgent(ctx, p.Options)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.agents[p.SubAgentID] = sub
+		s.mu.Unlock()
+		return empty{}, nil
+	case adapter.OpProject:
+		var p ProjectParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return g.Project(ctx, p.Result)
 	case adapter.OpRegister:
 		var p RegisterParams
 		if err := decode(method, params, &p); err != nil {
@@ -209,4 +234,20 @@ func (h *remoteHost) Approve(ctx context.Context, req adapter.ApprovalRequest) (
 
 func (h *remoteHost) Event(ctx context.Context, ev adapter.Event) {
 	_ = h.conn.Notify(MethodEvent, EventParams{AgentID: h.agentID, Event: ev})
+}
+
+func (h *remoteHost) Hook(ctx context.Context, ev adapter.HookEvent) error {
+	return h.conn.Call(ctx, MethodHook, HookParams{AgentID: h.agentID, Hook: ev}, nil)
+}
+
+func (h *remoteHost) Validate(ctx context.Context, req adapter.ValidateRequest) ([]string, error) {
+	var res ValidateResult
+	err := h.conn.Call(ctx, MethodValidate, ValidateParams{AgentID: h.agentID, Request: req}, &res)
+	return res.Issues, err
+}
+
+func (h *remoteHost) Execute(ctx context.Context, req adapter.ExecuteRequest) (json.RawMessage, error) {
+	var res ExecuteResult
+	err := h.conn.Call(ctx, MethodExecute, ExecuteParams{AgentID: h.agentID, Request: req}, &res)
+	return res.Result, err
 }

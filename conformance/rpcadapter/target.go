@@ -266,17 +266,43 @@ func (p *process) handle(ctx context.Context, method string, params json.RawMess
 		}
 		host.Event(ctx, ep.Event)
 		return nil, nil
+	case MethodHook:
+		var hp HookParams
+		if err := json.Unmarshal(params, &hp); err != nil {
+			return nil, invalidParams(method, err)
+		}
+		return empty{}, host.Hook(ctx, hp.Hook)
+	case MethodValidate:
+		var vp ValidateParams
+		if err := json.Unmarshal(params, &vp); err != nil {
+			return nil, invalidParams(method, err)
+		}
+		issues, err := host.Validate(ctx, vp.Request)
+		return ValidateResult{Issues: orEmpty(issues)}, err
+	case MethodExecute:
+		var xp ExecuteParams
+		if err := json.Unmarshal(params, &xp); err != nil {
+			return nil, invalidParams(method, err)
+		}
+		res, err := host.Execute(ctx, xp.Request)
+		return ExecuteResult{Result: res}, err
 	}
 	return nil, &adapter.Error{Kind: adapter.KindUnsupported, Message: fmt.Sprintf("the runner has no method %q", method)}
 }
 
-// NewAgent creates an agent in the adapter.
-func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
+// newID assigns the next agent id and binds host to it.
+func (p *process) newID(host adapter.Host) string {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.agents++
 	id := fmt.Sprintf("agent-%d", p.agents)
 	p.hosts[id] = host
-	p.mu.Unlock()
+	return id
+}
+
+// NewAgent creates an agent in the adapter.
+func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
+	id := p.newID(host)
 	var res CreateResult
 	if err := p.call(ctx, string(adapter.OpCreate), CreateParams{AgentID: id, Options: opts}, &res); err != nil {
 		return nil, err
@@ -287,7 +313,7 @@ func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host 
 		p.mu.Unlock()
 		id = res.AgentID
 	}
-	return &agent{p: p, id: id}, nil
+	return &agent{p: p, id: id, host: host}, nil
 }
 
 // Close ends the adapter process and its whole process group: shutdown,
@@ -334,13 +360,34 @@ func waitFor(ch <-chan struct{}, d time.Duration) bool {
 
 // agent is an agent living in the adapter process.
 type agent struct {
-	p  *process
-	id string
+	p    *process
+	id   string
+	host adapter.Host // a sub-agent shares its root's
 }
 
 func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, error) {
 	var res adapter.SendResult
 	err := g.p.call(ctx, string(adapter.OpSend), SendParams{AgentID: g.id, Prompt: prompt}, &res)
+	return res, err
+}
+
+func (g *agent) Run(ctx context.Context, prompt string) (adapter.SendResult, error) {
+	var res adapter.SendResult
+	err := g.p.call(ctx, string(adapter.OpRun), SendParams{AgentID: g.id, Prompt: prompt}, &res)
+	return res, err
+}
+
+func (g *agent) SubAgent(ctx context.Context, opts adapter.SubAgentOptions) (adapter.Agent, error) {
+	id := g.p.newID(g.host)
+	if err := g.p.call(ctx, string(adapter.OpSubagent), SubagentParams{AgentID: g.id, SubAgentID: id, Options: opts}, nil); err != nil {
+		return nil, err
+	}
+	return &agent{p: g.p, id: id, host: g.host}, nil
+}
+
+func (g *agent) Project(ctx context.Context, result json.RawMessage) (adapter.Projection, error) {
+	var res adapter.Projection
+	err := g.p.call(ctx, string(adapter.OpProject), ProjectParams{AgentID: g.id, Result: result}, &res)
 	return res, err
 }
 

@@ -12,10 +12,19 @@
 // HTTP+SSE server, redirects, scripted statuses, and bodies of exact,
 // endless or lying sizes.
 //
+// Tool calls can be scripted beyond their answer ([Call]): a raw result
+// sent as it is (Result), progress before and after the answer (Progress,
+// LateProgress), a latch the runner releases before the fake answers
+// (Latch, [record.Server.Release]), a new tool list announced by
+// notifications/tools/list_changed (ThenTools), and the connection lost
+// after the answer (ExitAfterAnswer).
+//
 // Every message the server receives is recorded on the wire, before go-sdk
 // handles it, into a [record.Sink]: the scenario's evidence of what the
-// implementation actually sent. The HTTP fake also records each response
-// once it ended, with the bytes it managed to write.
+// implementation actually sent. So is every message it sends (Dir "out"),
+// before it is written: over HTTP, the messages of go-sdk's own responses
+// (scripted bodies are recorded by size only). The HTTP fake also records
+// each response once it ended, with the bytes it managed to write.
 //
 // Three hidden subcommands make a binary a fake process: [Subcommand]
 // ([RunStdio]), [GrandchildSubcommand] ([RunGrandchild]) and

@@ -2,6 +2,7 @@ package mcpfake
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -70,18 +72,28 @@ type HTTPServer struct {
 	inflight sync.WaitGroup // requests being served; Add only under mu
 	mounts   map[string]*mount
 	hijacked map[net.Conn]bool
+	extra    *http.ServeMux // handlers for paths outside /mcp/ ([HTTPServer.Handle]); nil for none
 }
 
 // mount is one scripted server of an [HTTPServer].
 type mount struct {
 	script *Script
-	stream http.Handler // go-sdk's Streamable HTTP handler
-	json   http.Handler // the same server answering with plain JSON, for padded bodies
-	legacy http.Handler // go-sdk's HTTP+SSE handler, for LegacyOnly
+	fake   *fakeServer
+	stream http.Handler  // go-sdk's Streamable HTTP handler
+	json   http.Handler  // the same server answering with plain JSON, for padded bodies
+	legacy http.Handler  // go-sdk's HTTP+SSE handler, for LegacyOnly
+	guard  ResourceGuard // HTTPBehaviour.Guard; nil for an open mount
+
+	// gone: the server forgot every session (Call.ExitAfterAnswer); every
+	// later request answers 404.
+	gone atomic.Bool
 
 	mu   sync.Mutex
 	used []int // answers given per StatusReply
 }
+
+// goneBody is the body of the 404 of a mount that forgot every session.
+const goneBody = "mcpfake: this server forgot every session (Call.ExitAfterAnswer)"
 
 // NewHTTPServer starts an HTTP fake on 127.0.0.1 on a free port (and on
 // [::1] with opts.IPv6). At most one HTTPOptions may be given; none means
@@ -217,18 +229,32 @@ func (h *HTTPServer) URL(name, host string) (string, error) {
 // Mount serves script under /mcp/<script.Name> and returns its URL on
 // 127.0.0.1.
 func (h *HTTPServer) Mount(s *Script) string {
-	srv := newServer(s, serverEnv{exit: func() { panic(http.ErrAbortHandler) }, done: h.closing})
-	get := func(*http.Request) *mcp.Server { return srv }
+	latch := func(ctx context.Context, name string) error {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-h.closing:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		return h.log.WaitLatch(ctx, record.Record{Server: s.Name, Instance: s.Name + "@http", Method: name})
+	}
+	f := newServer(s, serverEnv{exit: func() { panic(http.ErrAbortHandler) }, done: h.closing, latch: latch})
+	get := func(*http.Request) *mcp.Server { return f.srv }
 	// PropagateRequestCancellation ends the handler of a 2026-07-28 request
 	// whose client went away, so that its response is recorded then.
 	m := &mount{
 		script: s,
+		fake:   f,
 		stream: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true}),
 		json:   mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true, JSONResponse: true}),
 		legacy: mcp.NewSSEHandler(get, &mcp.SSEOptions{DisableLocalhostProtection: true}),
 	}
 	if s.HTTP != nil {
 		m.used = make([]int, len(s.HTTP.Status))
+		m.guard = s.HTTP.Guard
 	}
 	h.mu.Lock()
 	h.mounts[s.Name] = m
@@ -239,12 +265,17 @@ func (h *HTTPServer) Mount(s *Script) string {
 // exchange is one request being served.
 type exchange struct {
 	h      *HTTPServer
+	m      *mount // nil for no mount
 	w      *countingWriter
 	r      *http.Request
 	body   []byte
 	method string     // JSON-RPC method of the first message, if any
 	id     jsonrpc.ID // its id, when it is a request
 	rec    record.Record
+
+	// call is the tools/call whose answer the exchange acts on (Call.Result,
+	// LateProgress, ThenTools), until the answer went out.
+	call *pendingCall
 
 	hijacked bool
 	aborted  bool
@@ -263,7 +294,13 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 	defer h.inflight.Done()
 
-	name, _ := strings.CutPrefix(r.URL.Path, "/mcp/")
+	if h.serveExtra(w, r) {
+		return
+	}
+	name, metadata := strings.CutPrefix(r.URL.Path, ProtectedResourceMetadataPrefix+"/mcp/")
+	if !metadata {
+		name, _ = strings.CutPrefix(r.URL.Path, "/mcp/")
+	}
 	base := record.Record{Server: name, Instance: name + "@http"}
 	rec := base
 	rec.Kind = record.KindHTTP
@@ -279,9 +316,10 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(x.w, "cannot read the body", http.StatusBadRequest)
 		return
 	}
+	var params json.RawMessage
 	if msg := h.recordMessages(base, body); msg != nil {
 		if req, ok := msg.(*jsonrpc.Request); ok {
-			x.method, x.id = req.Method, req.ID
+			x.method, x.id, params = req.Method, req.ID, req.Params
 			if req.ID.IsValid() {
 				x.w.watch = []byte(`"id":` + idKey(req.ID))
 			}
@@ -295,8 +333,46 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(x.w, r)
 		return
 	}
+	x.m = m
+	if metadata {
+		m.serveMetadata(x, name)
+		return
+	}
+	if !m.authorized(x, name) {
+		return
+	}
+	if x.method == "tools/call" && x.id.IsValid() && r.Method == http.MethodPost {
+		x.scriptedCall(params)
+	}
 	m.serve(x)
 }
+
+// scriptedCall notes a tools/call whose answer the exchange acts on, and
+// records why scripted progress will not be sent.
+func (x *exchange) scriptedCall(params json.RawMessage) {
+	name, token := callParams(params)
+	c, ok := x.m.script.call(name)
+	if !ok || x.m.legacyOnly() {
+		return
+	}
+	switch {
+	case !c.sendsProgress():
+	case token == nil:
+		x.h.log.Append(notSent(x.rec, x.id, "notifications/progress", noProgressToken))
+	case x.m.jsonResponse():
+		x.h.log.Append(notSent(x.rec, x.id, "notifications/progress", jsonCarriesNoProgress))
+	}
+	if c.afterAnswer() {
+		x.call = &pendingCall{call: c, token: token}
+	}
+}
+
+// jsonCarriesNoProgress is why an application/json response carries no
+// progress.
+const jsonCarriesNoProgress = "the answer is an application/json body, which holds the answer alone"
+
+func (m *mount) jsonResponse() bool { return m.script.HTTP != nil && m.script.HTTP.JSONResponse }
+func (m *mount) legacyOnly() bool   { return m.script.HTTP != nil && m.script.HTTP.LegacyOnly }
 
 // finish records the response once it ended, unless it was recorded when
 // its JSON-RPC answer went out. A handler that panicked (a scripted crash,
@@ -350,8 +426,13 @@ func (x *exchange) answered() {
 // serve answers one request: a scripted status, the legacy transport, a
 // redirect, a scripted body, or the MCP server.
 func (m *mount) serve(x *exchange) {
+	if m.gone.Load() {
+		http.Error(x.w, goneBody, http.StatusNotFound)
+		return
+	}
 	b := m.script.HTTP
 	if b == nil {
+		x.w.tap = true
 		m.stream.ServeHTTP(x.w, x.r)
 		return
 	}
@@ -415,6 +496,7 @@ func (m *mount) serve(x *exchange) {
 			}
 		}
 	}
+	x.w.tap = true
 	mcpHandler.ServeHTTP(x.w, x.r)
 }
 
@@ -491,6 +573,10 @@ type countingWriter struct {
 	err     error
 	watch   []byte // `"id":<id>` of the request; nil for no request
 	answer  bool   // the answer was written
+	// tap says that go-sdk's Streamable HTTP handler writes: one SSE event
+	// or one whole JSON body per Write. The writer then records each
+	// message going out and acts on the answer of a scripted call.
+	tap bool
 }
 
 func (c *countingWriter) Header() http.Header { return c.w.Header() }
@@ -506,11 +592,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if c.status == 0 {
 		c.status = http.StatusOK
 	}
-	n, err := c.w.Write(p)
-	c.written += int64(n)
-	if err != nil && c.err == nil {
-		c.err = err
+	if c.tap {
+		return c.writeMCP(p)
 	}
+	n, err := c.write(p)
 	if !c.answer && c.watch != nil && err == nil && bytes.Contains(p, c.watch) {
 		c.answer = answers(p, c.x.id)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Script describes one fake MCP server.
@@ -27,6 +29,11 @@ type Script struct {
 	// Calls scripts tools/call per tool name; a tool without an entry
 	// answers with the text "ok".
 	Calls map[string]Call `json:"calls,omitempty"`
+	// ListChanged makes the server advertise tools.listChanged. A script
+	// with a Call.ThenTools advertises it anyway: go-sdk sends
+	// notifications/tools/list_changed only when the server advertises it,
+	// and a 2026-07-28 client subscribes (subscriptions/listen) only then.
+	ListChanged bool `json:"listChanged,omitempty"`
 	// Faults break the server when it receives a method.
 	Faults []Fault `json:"faults,omitempty"`
 
@@ -105,6 +112,80 @@ type Call struct {
 	AskClient []string `json:"askClient,omitempty"`
 	// AskTimeoutMs bounds the wait for each answer; 0 means 10 s.
 	AskTimeoutMs int `json:"askTimeoutMs,omitempty"`
+
+	// Result, when set, is the JSON-RPC result of the answer, sent as it
+	// is (only its insignificant whitespace removed) instead of the result
+	// go-sdk would send, which is never re-encoded through go-sdk's types:
+	// content of unknown types, image and audio content, resource links,
+	// embedded resources, a scalar structuredContent, anything. The id is
+	// the request's. It replaces a result, not an error (a Fault's), and
+	// overrides Text, IsError, Structured and Bytes. Everything else (the
+	// progress, the latch, delays) happens as scripted before the answer.
+	// Over HTTP it replaces the answer in go-sdk's response (an event of
+	// the stream, or the JSON body); an HTTPBehaviour.Bodies entry that
+	// answers the call sends go-sdk's answer padded instead.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Progress is sent, in order, as notifications/progress carrying the
+	// progressToken of the request's params._meta, before the answer (after
+	// AskClient, before Latch and DelayMs). A request without a
+	// progressToken gets none, and a [record.KindNotSent] record says so.
+	// Over HTTP it travels in the call's event stream; a mount answering
+	// application/json (HTTPBehaviour.JSONResponse) cannot carry it, and a
+	// KindNotSent record says so.
+	Progress []Progress `json:"progress,omitempty"`
+	// LateProgress is sent the same way just after the answer: on stdio the
+	// lines that follow the answer's, over HTTP the events that follow the
+	// answer's in the same stream.
+	LateProgress []Progress `json:"lateProgress,omitempty"`
+	// Latch makes the fake wait, after Progress and before it answers,
+	// until the runner releases the latch of this name
+	// ([record.Server.Release]), which the fake's [record.KindLatch] record
+	// announces. A cancelled call, a client that goes away and a fake that
+	// closes stop the wait, without answering (a second KindLatch record,
+	// Aborted, says so). Over stateless HTTP go-sdk cancels the handler
+	// only of a 2026-07-28 call: an older client's cancellation reaches no
+	// handler, and the wait lasts until the release or the fake's Close.
+	Latch string `json:"latch,omitempty"`
+	// ThenTools, when set (even to an empty list), replaces the tools the
+	// server offers as the answer goes out, and the server then sends
+	// notifications/tools/list_changed (through go-sdk: to a 2026-07-28
+	// client only while it has a subscriptions/listen open, which a go-sdk
+	// client opens when it has a ToolListChangedHandler).
+	ThenTools *[]Tool `json:"thenTools,omitempty"`
+	// ExitAfterAnswer ends a stdio fake's process, with exit code 0, right
+	// after the answer (and LateProgress) is written: the connection is
+	// lost after the call.
+	// Over HTTP the mount forgets every session instead: once the answer
+	// is written, every later request to it (any method, any HTTP method)
+	// answers 404 Not Found, for as long as the HTTP fake runs.
+	ExitAfterAnswer bool `json:"exitAfterAnswer,omitempty"`
+}
+
+// Progress is one scripted notifications/progress. go-sdk sends no total
+// of 0: Total nil and Total 0 both send none.
+type Progress struct {
+	Progress float64  `json:"progress"`
+	Total    *float64 `json:"total,omitempty"`
+	Message  string   `json:"message,omitempty"`
+}
+
+// params returns the notification's params for token.
+func (p Progress) params(token any) *mcp.ProgressNotificationParams {
+	np := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: p.Progress, Message: p.Message}
+	if p.Total != nil {
+		np.Total = *p.Total
+	}
+	return np
+}
+
+// sendsProgress reports whether the call sends progress before or after
+// its answer.
+func (c Call) sendsProgress() bool { return len(c.Progress) > 0 || len(c.LateProgress) > 0 }
+
+// afterAnswer reports whether the transport has work to do when the
+// call's answer goes out.
+func (c Call) afterAnswer() bool {
+	return c.Result != nil || c.Bytes > 0 || len(c.LateProgress) > 0 || c.ThenTools != nil || c.ExitAfterAnswer
 }
 
 // Fault breaks the server when it receives Method.
@@ -144,6 +225,12 @@ type HTTPBehaviour struct {
 	Bodies []Body `json:"bodies,omitempty"`
 	// Status answers requests with a scripted HTTP status.
 	Status []StatusReply `json:"status,omitempty"`
+	// Guard, when set, makes the mount an OAuth protected resource (RFC
+	// 9728): every request to the mount passes [ResourceGuard.Check]
+	// first, and GET /.well-known/oauth-protected-resource/mcp/<name> serves
+	// the guard's metadata. Go only (package oauth provides one): a script
+	// file cannot carry it, and a stdio fake ignores it.
+	Guard ResourceGuard `json:"-"`
 }
 
 // Redirect answers a POST whose JSON-RPC method is Method ("" = any POST)
@@ -224,13 +311,33 @@ func ReadScript(path string) (*Script, error) {
 	return &s, nil
 }
 
-// WriteFile writes the script as JSON to path.
+// WriteFile writes the script as JSON to path. Raw JSON (Call.Result,
+// schemas) is compacted but not escaped for HTML.
 func (s *Script) WriteFile(path string) error {
-	data, err := json.Marshal(s)
+	data, err := marshalTight(s)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(path, data, 0o644)
+}
+
+// listChanged reports whether the server advertises tools.listChanged.
+func (s *Script) listChanged() bool {
+	if s.ListChanged {
+		return true
+	}
+	for _, c := range s.Calls {
+		if c.ThenTools != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// call returns the script of tools/call of tool, and whether there is one.
+func (s *Script) call(tool string) (Call, bool) {
+	c, ok := s.Calls[tool]
+	return c, ok
 }
 
 // fault returns the fault scripted for method, if any.

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,6 +21,9 @@ import (
 type serverEnv struct {
 	// exit is called for scripted crashes.
 	exit func()
+	// quit ends a stdio fake's process with code 0 once an answer is out
+	// (Call.ExitAfterAnswer); nil for HTTP.
+	quit func()
 	// stderr receives scripted stderr output; nil ignores it (HTTP).
 	stderr io.Writer
 	// ask sends the client a request and records its answer; nil ignores
@@ -29,11 +34,26 @@ type serverEnv struct {
 	// away (unless the request is at 2026-07-28), so without it they would
 	// outlive the HTTP fake. Nil for stdio, where the process ends.
 	done <-chan struct{}
+	// latch waits at a latch (Call.Latch) until it is released, or until
+	// ctx ends (an error).
+	latch func(ctx context.Context, name string) error
+}
+
+// fakeServer is one running fake: the go-sdk server of a script and the
+// tools it offers now (Call.ThenTools replaces them).
+type fakeServer struct {
+	script *Script
+	env    serverEnv
+	srv    *mcp.Server
+
+	mu    sync.Mutex
+	tools []Tool
 }
 
 // newServer builds the go-sdk server of a script, acting through env.
-func newServer(s *Script, env serverEnv) *mcp.Server {
-	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+func newServer(s *Script, env serverEnv) *fakeServer {
+	f := &fakeServer{script: s, env: env, tools: s.Tools}
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: s.listChanged()}}
 	if len(s.Resources) > 0 {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
@@ -72,14 +92,48 @@ func newServer(s *Script, env serverEnv) *mcp.Server {
 			}
 			switch method {
 			case "tools/list":
-				return s.listTools(req.GetParams().(*mcp.ListToolsParams))
+				return s.listToolsOf(f.currentTools(), req.GetParams().(*mcp.ListToolsParams))
 			case "tools/call":
-				return s.callTool(ctx, req.GetParams().(*mcp.CallToolParamsRaw), env)
+				return f.callTool(ctx, req)
 			}
 			return next(ctx, method, req)
 		}
 	})
-	return srv
+	f.srv = srv
+	return f
+}
+
+// currentTools returns the tools the server offers now.
+func (f *fakeServer) currentTools() []Tool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.tools
+}
+
+// listChangedTool is the tool the fake adds to go-sdk's own registry, and
+// removes at once, to make go-sdk send notifications/tools/list_changed.
+// The fake answers tools/list and tools/call itself: the tool is never
+// offered.
+const listChangedTool = "mcpconform-list-changed"
+
+// replaceTools makes the server offer tools from now on (Call.ThenTools).
+func (f *fakeServer) replaceTools(tools []Tool) {
+	f.mu.Lock()
+	f.tools = slices.Clone(tools)
+	f.mu.Unlock()
+}
+
+// notifyToolsChanged makes go-sdk send notifications/tools/list_changed,
+// as it does when its own tools change: after a 10 ms debounce, to every
+// session older than 2026-07-28 and to every 2026-07-28 session with a
+// subscriptions/listen open for it, when the server advertises
+// tools.listChanged.
+func (f *fakeServer) notifyToolsChanged() {
+	f.srv.AddTool(&mcp.Tool{Name: listChangedTool, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("never offered")
+		})
+	f.srv.RemoveTools(listChangedTool)
 }
 
 // act applies a scripted delay, hang or crash. It returns an error when ctx
@@ -115,6 +169,11 @@ var errShutdown = errors.New("the fake is shutting down")
 
 // listTools serves one page of the script's tools. Cursors are "page-N".
 func (s *Script) listTools(p *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
+	return s.listToolsOf(s.Tools, p)
+}
+
+// listToolsOf serves one page of tools, paged as the script says.
+func (s *Script) listToolsOf(tools []Tool, p *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
 	page := 1
 	if p != nil && p.Cursor != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(p.Cursor, "page-"))
@@ -125,13 +184,13 @@ func (s *Script) listTools(p *mcp.ListToolsParams) (*mcp.ListToolsResult, error)
 	}
 	size := s.PageSize
 	if size <= 0 {
-		size = max(len(s.Tools), 1)
+		size = max(len(tools), 1)
 	}
-	pages := max((len(s.Tools)+size-1)/size, 1)
+	pages := max((len(tools)+size-1)/size, 1)
 	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
 	if page <= pages {
-		lo, hi := (page-1)*size, min(page*size, len(s.Tools))
-		for _, t := range s.Tools[lo:hi] {
+		lo, hi := (page-1)*size, min(page*size, len(tools))
+		for _, t := range tools[lo:hi] {
 			res.Tools = append(res.Tools, t.mcp())
 		}
 	} else if s.EndlessCursor {
@@ -164,9 +223,14 @@ func (t Tool) mcp() *mcp.Tool {
 	return mt
 }
 
-// callTool answers tools/call as scripted.
-func (s *Script) callTool(ctx context.Context, p *mcp.CallToolParamsRaw, env serverEnv) (*mcp.CallToolResult, error) {
-	c, ok := s.Calls[p.Name]
+// callTool answers tools/call as scripted. What happens as the answer
+// goes out (Call.Result, Bytes, LateProgress, ThenTools, ExitAfterAnswer)
+// is the transport's part: the stdio wire and the HTTP exchange see the
+// answer's id and bytes, which go-sdk does not show its handlers.
+func (f *fakeServer) callTool(ctx context.Context, req mcp.Request) (*mcp.CallToolResult, error) {
+	s, env := f.script, f.env
+	p := req.GetParams().(*mcp.CallToolParamsRaw)
+	c, ok := s.call(p.Name)
 	if !ok {
 		c = Call{Text: "ok"}
 	}
@@ -182,6 +246,24 @@ func (s *Script) callTool(ctx context.Context, p *mcp.CallToolParamsRaw, env ser
 			if err := env.ask(ctx, method, timeout); err != nil {
 				return nil, err
 			}
+		}
+	}
+	// Progress goes out before the answer: go-sdk writes each notification
+	// (a stdio line, an event of the call's HTTP stream) before it returns.
+	// The token is the one go-sdk decoded (numbers as float64). The
+	// transport recorded already why none is sent when there is no token.
+	if token := p.GetProgressToken(); token != nil {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+			for _, pr := range c.Progress {
+				if ss.NotifyProgress(ctx, pr.params(token)) != nil {
+					break // an application/json HTTP response carries none
+				}
+			}
+		}
+	}
+	if c.Latch != "" && env.latch != nil {
+		if err := env.latch(ctx, c.Latch); err != nil {
+			return nil, err
 		}
 	}
 	if err := act(ctx, env, c.DelayMs, c.Hang, c.Exit); err != nil {

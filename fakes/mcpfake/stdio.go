@@ -72,10 +72,17 @@ func RunStdio(args []string) int {
 		// are the client's.
 		MaxLineLength: -1,
 	}
-	srv := newServer(script, serverEnv{exit: func() { os.Exit(3) }, stderr: os.Stderr, ask: wire.ask})
+	exit := func() { os.Exit(3) }
+	latch := func(ctx context.Context, name string) error {
+		r := base
+		r.Method = name
+		return record.Latch(ctx, *recordAddr, r)
+	}
+	srv := newServer(script, serverEnv{exit: exit, quit: func() { os.Exit(0) }, stderr: os.Stderr, ask: wire.ask, latch: latch})
+	wire.fake = srv
 	// Run ends when stdin closes (or fails): the client went away, the
 	// normal end of a stdio server.
-	_ = srv.Run(context.Background(), transport)
+	_ = srv.srv.Run(context.Background(), transport)
 	if script.IgnoreStdinClose {
 		sigs := endingSignals() // before saying so: a signal may follow at once
 		fmt.Fprintln(os.Stderr, stdinClosedLine)

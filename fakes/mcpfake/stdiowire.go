@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,11 @@ import (
 //     tool scripted with Bytes; when go-sdk writes its answer to that id,
 //     the wire pads it to exactly Bytes bytes on its way out. go-sdk thus
 //     answers every request exactly once, and the answer is go-sdk's own.
+//   - Call.Result, LateProgress, ThenTools and ExitAfterAnswer work the
+//     same way: when go-sdk writes the answer to a call scripted so, the
+//     wire replaces it by the scripted result, swaps the tools in before
+//     it writes it, then writes the late progress lines and has go-sdk
+//     notify the tool list change, or ends the process.
 //   - Call.AskClient: [stdioWire.ask] writes a request of its own (string
 //     ids "mcpconform-ask-N", which go-sdk never uses) between go-sdk's
 //     lines, and the tap on stdin hands the client's answer back. go-sdk
@@ -31,6 +37,7 @@ type stdioWire struct {
 	script *Script
 	sink   record.Sink
 	base   record.Record // Server, Instance
+	fake   *fakeServer   // set before the server runs
 
 	in  *tap
 	out *tap
@@ -40,10 +47,64 @@ type stdioWire struct {
 	// stdin, so that reading never waits for a blocked write.
 	writeMu sync.Mutex
 
-	mu      sync.Mutex // guards the fields below
-	pad     map[string]int64
+	mu      sync.Mutex              // guards the fields below
+	pending map[string]*pendingCall // calls whose answer the wire acts on, by id
 	asks    map[string]chan *jsonrpc.Response
 	nextAsk int
+}
+
+// pendingCall is a call whose answer the transport acts on as it goes
+// out (see [Call.afterAnswer]).
+type pendingCall struct {
+	call  Call
+	token any // the request's progressToken as go-sdk decodes it; nil for none
+}
+
+// callParams reads the tool name and the progressToken of tools/call
+// params, the token decoded as go-sdk decodes it (numbers as float64).
+func callParams(raw json.RawMessage) (name string, token any) {
+	var p struct {
+		Name string `json:"name"`
+		Meta struct {
+			ProgressToken any `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(raw, &p)
+	return p.Name, p.Meta.ProgressToken
+}
+
+// noProgressToken is why progress was not sent.
+const noProgressToken = "the request carries no progressToken in params._meta"
+
+// notSent returns a [record.KindNotSent] record of base for a message of
+// method about request id.
+func notSent(base record.Record, id jsonrpc.ID, method, reason string) record.Record {
+	r := base
+	r.Kind, r.Dir, r.Method = record.KindNotSent, "", method
+	r.ID = json.RawMessage(idKey(id))
+	r.Params = marshal(map[string]string{"reason": reason})
+	return r
+}
+
+// resultMessage is the JSON-RPC response to id with result, compacted. A
+// result that is not JSON goes out as it is, on one line.
+func resultMessage(id jsonrpc.ID, result json.RawMessage) []byte {
+	var body bytes.Buffer
+	if json.Compact(&body, result) != nil {
+		body.Reset()
+		body.WriteString(strings.NewReplacer("\r", " ", "\n", " ").Replace(string(result)))
+	}
+	out := make([]byte, 0, body.Len()+64)
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, idKey(id)...)
+	out = append(out, `,"result":`...)
+	out = append(out, body.Bytes()...)
+	return append(out, '}')
+}
+
+// progressMessage is a notifications/progress for token.
+func progressMessage(token any, p Progress) []byte {
+	return marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": p.params(token)})
 }
 
 func newStdioWire(script *Script, sink record.Sink, base record.Record, w io.Writer) *stdioWire {
@@ -51,9 +112,9 @@ func newStdioWire(script *Script, sink record.Sink, base record.Record, w io.Wri
 	in.Dir, out.Dir = "in", "out"
 	sw := &stdioWire{
 		script: script, sink: sink, base: base, w: w,
-		out:  &tap{sink: sink, base: out},
-		pad:  map[string]int64{},
-		asks: map[string]chan *jsonrpc.Response{},
+		out:     &tap{sink: sink, base: out},
+		pending: map[string]*pendingCall{},
+		asks:    map[string]chan *jsonrpc.Response{},
 	}
 	sw.in = &tap{sink: sink, base: in, seen: sw.received}
 	return sw
@@ -77,13 +138,17 @@ func (sw *stdioWire) received(msg jsonrpc.Message) {
 	case *jsonrpc.Request:
 		switch {
 		case m.Method == "tools/call" && m.ID.IsValid():
-			var p struct {
-				Name string `json:"name"`
+			name, token := callParams(m.Params)
+			c, ok := sw.script.call(name)
+			if !ok {
+				break
 			}
-			_ = json.Unmarshal(m.Params, &p)
-			if c, ok := sw.script.Calls[p.Name]; ok && c.Bytes > 0 {
+			if c.sendsProgress() && token == nil {
+				_ = sw.sink.Record(notSent(sw.base, m.ID, "notifications/progress", noProgressToken))
+			}
+			if c.afterAnswer() {
 				sw.mu.Lock()
-				sw.pad[idKey(m.ID)] = c.Bytes
+				sw.pending[idKey(m.ID)] = &pendingCall{call: c, token: token}
 				sw.mu.Unlock()
 			}
 		case m.Method == "notifications/cancelled":
@@ -96,7 +161,7 @@ func (sw *stdioWire) received(msg jsonrpc.Message) {
 				if json.Unmarshal(p.RequestID, &raw) == nil {
 					if id, err := jsonrpc.MakeID(raw); err == nil {
 						sw.mu.Lock()
-						delete(sw.pad, idKey(id))
+						delete(sw.pending, idKey(id))
 						sw.mu.Unlock()
 					}
 				}
@@ -121,42 +186,77 @@ func (w stdioWriter) Write(p []byte) (int, error) {
 	sw := w.sw
 	sw.writeMu.Lock()
 	defer sw.writeMu.Unlock()
-	if err := sw.writeLocked(sw.padded(p)); err != nil {
+	line, pc := sw.answering(p)
+	if pc == nil {
+		if err := sw.writeLocked(line); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	c := pc.call
+	if c.ThenTools != nil {
+		// Before the answer is out, so that a client that lists the tools
+		// once it has the answer sees the new ones.
+		sw.fake.replaceTools(*c.ThenTools)
+	}
+	if err := sw.writeLocked(line); err != nil {
 		return 0, err
+	}
+	if pc.token != nil {
+		for _, pr := range c.LateProgress {
+			if err := sw.writeLocked(append(progressMessage(pc.token, pr), '\n')); err != nil {
+				return len(p), nil // the answer is out; go-sdk sees the broken pipe next
+			}
+		}
+	}
+	if c.ThenTools != nil {
+		// Not under writeMu: go-sdk writes the notification through it.
+		go sw.fake.notifyToolsChanged()
+	}
+	if c.ExitAfterAnswer && sw.fake.env.quit != nil {
+		sw.fake.env.quit()
 	}
 	return len(p), nil
 }
 
 func (stdioWriter) Close() error { return nil }
 
-// padded pads p when it answers a call scripted with Bytes.
-func (sw *stdioWire) padded(p []byte) []byte {
+// answering looks at a line go-sdk writes. When it answers a call the
+// wire acts on, it returns the line to write instead (the scripted
+// Result, or the answer padded to Bytes) and the call.
+func (sw *stdioWire) answering(p []byte) ([]byte, *pendingCall) {
 	sw.mu.Lock()
-	pending := len(sw.pad) > 0
+	pending := len(sw.pending) > 0
 	sw.mu.Unlock()
 	if !pending {
-		return p
+		return p, nil
 	}
 	msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(p))
 	if err != nil {
-		return p
+		return p, nil
 	}
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok {
-		return p
+		return p, nil
 	}
 	sw.mu.Lock()
-	size, ok := sw.pad[idKey(resp.ID)]
-	delete(sw.pad, idKey(resp.ID))
+	pc := sw.pending[idKey(resp.ID)]
+	delete(sw.pending, idKey(resp.ID))
 	sw.mu.Unlock()
-	if !ok {
-		return p
+	if pc == nil {
+		return p, nil
 	}
-	padded, err := padResponse(bytes.TrimSpace(p), "tools/call", size)
-	if err != nil {
-		return p // the records show the size that went out instead
+	switch c := pc.call; {
+	case c.Result != nil && resp.Error == nil:
+		return append(resultMessage(resp.ID, c.Result), '\n'), pc
+	case c.Bytes > 0:
+		padded, err := padResponse(bytes.TrimSpace(p), "tools/call", c.Bytes)
+		if err != nil {
+			return p, pc // the records show the size that went out instead
+		}
+		return append(padded, '\n'), pc
 	}
-	return append(padded, '\n')
+	return p, pc
 }
 
 // writeLocked records and writes whole lines; sw.writeMu is held.

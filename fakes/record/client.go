@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -77,4 +78,41 @@ func Report(addr string, r Record) error {
 	defer conn.Close()
 	c := &Client{conn: conn, r: bufio.NewReader(conn)}
 	return c.Record(r)
+}
+
+// Latch waits at a latch for a fake process: it connects to the server at
+// addr, reports r as a [KindLatch] record (Method is the latch's name;
+// Server and Instance the fake's) and waits for the acknowledgement, which
+// the server sends when the latch is released. It returns nil when the
+// latch was released, and also when the server went away (closing the
+// server releases every latch). When ctx ends first it hangs up, which the
+// server records, and returns ctx's error. It fails only when ctx ends or
+// the server cannot be reached.
+func Latch(ctx context.Context, addr string, r Record) error {
+	var d net.Dialer
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	conn, err := d.DialContext(dctx, "tcp", addr)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("connecting to the record server: %w", err)
+	}
+	defer conn.Close()
+	r.Kind = KindLatch
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := conn.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("reporting latch %q: %w", r.Method, err)
+	}
+	// Hang up when ctx ends: the read below returns then.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	_, _ = conn.Read(make([]byte, 1))
+	if ctx.Err() != nil {
+		return fmt.Errorf("waiting at latch %q: %w", r.Method, context.Cause(ctx))
+	}
+	// An acknowledgement, or the end of the server (a failed read): either
+	// way the latch is open.
+	return nil
 }

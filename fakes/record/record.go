@@ -16,7 +16,8 @@ const (
 	// KindExit: a fake process ended (its record connection closed).
 	KindExit Kind = "exit"
 	// KindMessage: a JSON-RPC message received by a fake (Dir "in") or
-	// sent by it (Dir "out").
+	// sent by it (Dir "out"), recorded before it is handled or written.
+	// Params is set for requests and notifications, not for responses.
 	KindMessage Kind = "message"
 	// KindHTTP: an HTTP request received by an HTTP fake.
 	KindHTTP Kind = "http"
@@ -45,6 +46,26 @@ const (
 	// Error is the answer; Aborted is set when no answer came (timeout, or
 	// the connection ended).
 	KindAnswer Kind = "answer"
+	// KindLatch: a fake is waiting at the latch named Method (Call.Latch)
+	// before it answers a call, until the runner releases it
+	// ([Server.Release], [Log.Release]). A stdio fake reports it on a
+	// connection of its own, whose acknowledgement the server withholds
+	// until the release; it is appended as soon as it arrives. A second
+	// record of the same instance and latch with Aborted set says that the
+	// fake stopped waiting before the release (the call was cancelled, or
+	// its client went away).
+	KindLatch Kind = "latch"
+	// KindRelease: the runner released the latch named Method; every fake
+	// waiting at it, now or later, goes on. Appended once per latch, by the
+	// first release. Server and Instance are empty.
+	KindRelease Kind = "release"
+	// KindNotSent: a fake was scripted to send a message and did not, for
+	// the reason in Params ({"reason": "..."}). Method is the message's
+	// method (notifications/progress), ID the id of the request it was
+	// about. Recorded when the fake learns it cannot send it: for progress,
+	// when the request arrives without a progressToken, or on an HTTP
+	// response that is a single application/json message.
+	KindNotSent Kind = "not-sent"
 )
 
 // Record is one thing a fake observed.
@@ -84,8 +105,9 @@ type Record struct {
 	Status int `json:"status,omitempty"`
 	// Written is the number of body bytes a fake wrote ([KindHTTPResponse]).
 	Written int64 `json:"written,omitempty"`
-	// Aborted says that a response was cut short ([KindHTTPResponse]) or
-	// that no answer came ([KindAnswer]).
+	// Aborted says that a response was cut short ([KindHTTPResponse]),
+	// that no answer came ([KindAnswer]) or that a fake stopped waiting
+	// at a latch before its release ([KindLatch]).
 	Aborted bool `json:"aborted,omitempty"`
 
 	// Result and Error are a JSON-RPC answer ([KindAnswer]).

@@ -128,3 +128,119 @@ func TestReportRecordsOneSandboxRecordAndNoExit(t *testing.T) {
 		})
 	}
 }
+
+// latchRecords returns the latch and release records of latch name.
+func latchRecords(rs []Record, name string) (waits, aborts, releases int) {
+	for _, r := range rs {
+		switch {
+		case r.Kind == KindLatch && r.Method == name && r.Aborted:
+			aborts++
+		case r.Kind == KindLatch && r.Method == name:
+			waits++
+		case r.Kind == KindRelease && r.Method == name:
+			releases++
+		}
+	}
+	return
+}
+
+// TestLatch runs fakes waiting at latches, over the record server (as fake
+// processes do) and on the log (as in-process fakes do): the wait is
+// recorded at once and holds until the release, a released latch stays
+// open, a fake that gives up is recorded so, and closing the server
+// releases everyone.
+func TestLatch(t *testing.T) {
+	t.Parallel()
+	type waiter func(ctx context.Context, srv *Server, log *Log, name string) error
+	remote := func(ctx context.Context, srv *Server, _ *Log, name string) error {
+		return Latch(ctx, srv.Addr(), Record{Server: "p", Instance: "p/1", Method: name})
+	}
+	local := func(ctx context.Context, _ *Server, log *Log, name string) error {
+		return log.WaitLatch(ctx, Record{Server: "h", Instance: "h@http", Method: name})
+	}
+	for _, w := range []struct {
+		name string
+		wait waiter
+	}{{"record server", remote}, {"log", local}} {
+		for _, tc := range []struct {
+			name string
+			// act runs once the fake waits; it returns whether the wait
+			// must succeed.
+			act          func(t *testing.T, srv *Server, cancel context.CancelFunc) bool
+			wantReleases int
+			wantAborts   int
+		}{
+			{"released", func(t *testing.T, srv *Server, _ context.CancelFunc) bool {
+				srv.Release("other") // another latch opens nothing here
+				srv.Release("gate")
+				srv.Release("gate") // once is recorded
+				return true
+			}, 1, 0},
+			{"cancelled", func(t *testing.T, _ *Server, cancel context.CancelFunc) bool {
+				cancel()
+				return false
+			}, 0, 1},
+			{"server closed", func(t *testing.T, srv *Server, _ context.CancelFunc) bool {
+				srv.Close()
+				return true
+			}, 0, 0},
+		} {
+			t.Run(w.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				log := NewLog()
+				srv, err := NewServer(log)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer srv.Close()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				done := make(chan error, 1)
+				go func() { done <- w.wait(ctx, srv, log, "gate") }()
+				wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer wcancel()
+				if _, err := log.Wait(wctx, func(rs []Record) bool {
+					waits, _, _ := latchRecords(rs, "gate")
+					return waits == 1
+				}); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case err := <-done:
+					t.Fatalf("the wait ended before anything happened: %v", err)
+				default:
+				}
+				ok := tc.act(t, srv, cancel)
+				select {
+				case err := <-done:
+					if (err == nil) != ok {
+						t.Fatalf("the wait ended with %v", err)
+					}
+				case <-wctx.Done():
+					t.Fatal("the wait did not end")
+				}
+				rs, err := log.Wait(wctx, func(rs []Record) bool {
+					_, aborts, _ := latchRecords(rs, "gate")
+					return aborts == tc.wantAborts
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, _, releases := latchRecords(rs, "gate"); releases != tc.wantReleases {
+					t.Errorf("%d release records", releases)
+				}
+				for _, r := range rs {
+					if r.Kind == KindExit {
+						t.Errorf("a latch connection left an exit: %+v", r)
+					}
+				}
+				// A released latch stays open: a later wait passes at once.
+				if tc.wantReleases > 0 {
+					if err := w.wait(wctx, srv, log, "gate"); err != nil {
+						t.Errorf("a second wait at the open latch: %v", err)
+					}
+				}
+			})
+		}
+	}
+}

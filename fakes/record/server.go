@@ -16,10 +16,14 @@ const maxRecordBytes = 64 << 20
 // [Log]. Each connection is one fake process: its first record must be a
 // [KindStart], and when the connection closes the server appends a
 // [KindExit] for the same instance. A connection whose first record is a
-// [KindSandbox] reports that one record only, and leaves no exit.
+// [KindSandbox] reports that one record only, and leaves no exit. A
+// connection whose first record is a [KindLatch] is a fake waiting at a
+// latch: the record is appended at once, and its acknowledgement withheld
+// until the latch is released ([Server.Release]); it leaves no exit.
 type Server struct {
-	log *Log
-	ln  net.Listener
+	log     *Log
+	ln      net.Listener
+	closing chan struct{} // closed by Close
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
@@ -33,7 +37,7 @@ func NewServer(log *Log) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{log: log, ln: ln, conns: map[net.Conn]bool{}}
+	s := &Server{log: log, ln: ln, conns: map[net.Conn]bool{}, closing: make(chan struct{})}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -76,6 +80,10 @@ func (s *Server) serve(c net.Conn) {
 			return
 		}
 		if start == nil {
+			if r.Kind == KindLatch {
+				s.latch(c, r)
+				return
+			}
 			if r.Kind == KindSandbox {
 				s.log.Append(r)
 				_, _ = c.Write([]byte{'\n'})
@@ -96,9 +104,47 @@ func (s *Server) serve(c net.Conn) {
 	}
 }
 
-// Close stops accepting, drops every connection and waits for the
-// server's goroutines.
+// latch serves a fake waiting at latch r.Method: it appends r, and
+// acknowledges it when the latch is released. When the fake hangs up
+// first, it appends r again with Aborted set; when the server closes, it
+// drops the connection, which the fake takes as a release.
+func (s *Server) latch(c net.Conn, r Record) {
+	open := s.log.latch(r.Method)
+	s.log.Append(r)
+	// The fake sends nothing more: a read ends when it hangs up.
+	gone := make(chan struct{})
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_, _ = c.Read(make([]byte, 1))
+		close(gone)
+	}()
+	select {
+	case <-open:
+		_, _ = c.Write([]byte{'\n'})
+	case <-gone:
+		r.Aborted = true
+		s.log.Append(r)
+	case <-s.closing:
+	}
+}
+
+// Release opens the latch name for every fake waiting at it, now and
+// later, in fake processes and in the runner's process alike (it is
+// [Log.Release] of the server's log).
+func (s *Server) Release(name string) { s.log.Release(name) }
+
+// Close stops accepting, drops every connection, opens every latch of its
+// log (now and later) and waits for the server's goroutines.
 func (s *Server) Close() error {
+	s.mu.Lock()
+	select {
+	case <-s.closing:
+	default:
+		close(s.closing)
+	}
+	s.mu.Unlock()
+	s.log.releaseAll()
 	err := s.ln.Close()
 	s.mu.Lock()
 	for c := range s.conns {

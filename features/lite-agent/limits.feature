@@ -187,3 +187,15 @@ Feature: Hard limits (LA-LIM)
       | how                                         |
       | a body that never ends                      |
       | a body that never ends under Content-Length 10 |
+
+  # 「4 MiB……工具投影」, measured with the adapter's projection (interpretation A-10)
+  @LA-LIM-08 @adapter:projection
+  Scenario Outline: a tool result's projection is at most 4 MiB (<bytes> bytes)
+    When the host creates the agent
+    And the host projects a text result whose projection has exactly <bytes> bytes
+    Then <outcome>
+
+    Examples:
+      | bytes   | outcome                                  |
+      | 4194304 | the projection is archived               |
+      | 4194305 | the projection is a tool error and is not archived |

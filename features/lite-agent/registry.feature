@@ -283,3 +283,162 @@ Feature: One registry of servers (LA-REG)
     And every process of "q" has exited
     When the host sends "after close"
     Then it fails with a "closed" error
+
+  # 「只有根 agent 可修改注册表」 (interpretation A-21)
+  @LA-REG-14 @adapter:subagent
+  Scenario: a sub-agent cannot register or unregister servers
+    Given a stdio MCP server "p" with tools "a"
+    And a stdio MCP server "q" with tools "b"
+    And the mcpServers option declares "p"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent
+    And the sub-agent registers "q"
+    Then it fails
+    And "q" was never contacted
+    When the sub-agent unregisters "p"
+    Then it fails
+    And list() is unchanged
+    And list() shows exactly the servers "p"
+
+  # 「根和关联工作都必须空闲」 (X-13, A-21)
+  @LA-REG-15
+  Scenario Outline: <change> during a run is refused, and succeeds once the agent is idle
+    Given a stdio MCP server "p" with tools "slow"
+    And a stdio MCP server "q" with tools "b"
+    And the tool "slow" of "p" waits for the latch "finish"
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__slow" with {}
+    When the host creates the agent
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And <action>
+    Then it fails with a "busy" error
+    And list() is unchanged
+    When the latch "finish" is released
+    And the background operation ends
+    And the host waits until the agent is idle
+    And <action>
+    Then it succeeds
+
+    Examples:
+      | change       | action                   |
+      | register()   | the host registers "q"   |
+      | unregister() | the host unregisters "p" |
+
+  @LA-REG-15 @adapter:subagent
+  Scenario: the root cannot change the registry while a sub-agent runs
+    Given a stdio MCP server "p" with tools "slow"
+    And a stdio MCP server "q" with tools "b"
+    And the tool "slow" of "p" waits for the latch "finish"
+    And the mcpServers option declares "p"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent
+    And the model calls "mcp__p__slow" with {}
+    And the sub-agent sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And the host registers "q"
+    Then it fails with a "busy" error
+    And "q" was never contacted
+    When the latch "finish" is released
+    And the background operation ends
+    And the host registers "q"
+    Then it succeeds
+
+  # 「Hook 内调用会立即拒绝」
+  @LA-REG-16
+  Scenario Outline: <call> inside a tool:start hook is rejected at once, and the run completes
+    Given a stdio MCP server "p" with tools "a"
+    And a stdio MCP server "q" with tools "b"
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__a" with {}
+    And the "tool:start" hook calls <call>
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the hook's call was rejected within 100 milliseconds
+    And "p" received a call of the tool "a"
+    And "q" was never contacted
+    And list() shows exactly the servers "p"
+
+    Examples:
+      | call                  |
+      | register() for "q"    |
+      | unregister() for "p"  |
+
+  # 「子 agent 共享连接」
+  @LA-REG-17 @adapter:subagent
+  Scenario: a sub-agent calls tools over the root's connection
+    Given a stdio MCP server "docs" with tools "search"
+    And the mcpServers option declares "docs"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent
+    And the model calls "mcp__docs__search" with {}
+    And the sub-agent sends "go"
+    Then it succeeds
+    And "docs" received a call of the tool "search"
+    And "docs" was connected 1 time
+
+  # 「保留自己的工具白名单」
+  @LA-REG-18 @adapter:subagent
+  Scenario: a sub-agent keeps its own allowlist
+    Given a stdio MCP server "docs" with tools "search, fetch"
+    And the mcpServers option declares "docs"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent with allowedTools "mcp__docs__fetch"
+    And the sub-agent sends "hello"
+    Then it succeeds
+    And the model's first request offered exactly the MCP tools "mcp__docs__fetch, mcp__docs__search"
+    And the model's last request offered exactly the MCP tools "mcp__docs__fetch"
+
+  # 「更严格的权限」
+  @LA-REG-19 @adapter:subagent
+  Scenario: a sub-agent's stricter policy wins over its root's
+    Given a stdio MCP server "docs" with tools "search"
+    And the mcpServers option declares "docs"
+    And the permission policy allows "mcp_connect, mcp__*"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent whose policy denies "mcp__*"
+    And the model calls "mcp__docs__search" with {}
+    And the sub-agent sends "go"
+    Then it succeeds
+    And "docs" received no call
+    And the model received a tool error
+
+  @LA-REG-19 @adapter:subagent
+  Scenario: a sub-agent cannot loosen what its root denies
+    Given a stdio MCP server "docs" with tools "search"
+    And the mcpServers option declares "docs"
+    And the permission policy allows "mcp_connect" and denies "mcp__docs__search"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent whose policy allows "mcp__*"
+    And the model calls "mcp__docs__search" with {}
+    And the sub-agent sends "go"
+    Then it succeeds
+    And "docs" received no call
+
+  # 「关闭子 agent 不关闭根连接」
+  @LA-REG-20 @adapter:subagent
+  Scenario Outline: closing a sub-agent leaves the root's <transport> connection open
+    Given <server>
+    And the mcpServers option declares "docs"
+    When the host creates the agent
+    And the host sends "hello"
+    And the host creates a sub-agent
+    And the host closes the sub-agent
+    And the model calls "mcp__docs__search" with {}
+    And the host sends "go"
+    Then it succeeds
+    And "docs" received a call of the tool "search"
+    And "docs" was connected 1 time
+    And "docs" received no HTTP "DELETE" request
+
+    Examples:
+      | transport | server                                        |
+      | stdio     | a stdio MCP server "docs" with tools "search" |
+      | HTTP      | an HTTP MCP server "docs" with tools "search" |

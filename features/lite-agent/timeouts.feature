@@ -87,7 +87,7 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     And the tool "slow" of "p" answers after <delay> ms
     And the model calls "mcp__search__slow" with {}
     When the host creates the agent
-    And the host registers "p" as "search" with timeoutMs 500
+    And the host registers "p" as "search" with timeoutMs 2000
     And the host sends "go"
     Then it succeeds
     And the model received <result>
@@ -95,7 +95,7 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     Examples:
       | delay | result                     |
       | 50    | a tool result containing "ok" |
-      | 3000  | a tool error               |
+      | 6000  | a tool error               |
 
   # 「取消使用现有 AbortSignal」
   @LA-TMO-05
@@ -133,7 +133,7 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     And the tool "act" of "p" <misbehaves>
     And the model calls "mcp__search__act" with {}
     When the host creates the agent
-    And the host registers "p" as "search" with timeoutMs 500
+    And the host registers "p" as "search" with timeoutMs 2000
     And the host sends "go"
     Then the model received a tool error
     When the host waits until the agent is idle

@@ -1,0 +1,57 @@
+package refadapter
+
+import (
+	"encoding/json"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+)
+
+// refWire is the reference's context reference, as it writes it.
+type refWire struct {
+	Ref    string `json:"ref"`
+	Offset int    `json:"offset"`
+}
+
+// toolText is what the reference writes in a tool message: a JSON
+// projection ({"content": [...], ...}), or an archive reference
+// ({"context": {...}, "bytes": N}).
+type toolText struct {
+	Content *[]struct {
+		Type     string   `json:"type"`
+		Text     string   `json:"text"`
+		URI      string   `json:"uri"`
+		Name     string   `json:"name"`
+		MIMEType string   `json:"mimeType"`
+		Context  *refWire `json:"context"`
+		Bytes    int      `json:"bytes"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+	Context           *refWire        `json:"context"`
+	Bytes             int             `json:"bytes"`
+}
+
+// parseToolText is the adapter's parser of the reference's tool messages
+// (rule catalog A-26): it returns the projection or the archive reference
+// the text holds, or neither.
+func parseToolText(text string) (*adapter.ProjectedResult, *adapter.ContextRef) {
+	var t toolText
+	if json.Unmarshal([]byte(text), &t) != nil {
+		return nil, nil
+	}
+	if t.Content != nil {
+		p := &adapter.ProjectedResult{Content: []adapter.ProjectedItem{}, StructuredContent: t.StructuredContent, IsError: t.IsError}
+		for _, it := range *t.Content {
+			item := adapter.ProjectedItem{Type: it.Type, Text: it.Text, URI: it.URI, Name: it.Name, MIMEType: it.MIMEType}
+			if it.Context != nil {
+				item.Context = &adapter.ContextRef{Ref: it.Context.Ref, Offset: it.Context.Offset, Bytes: it.Bytes}
+			}
+			p.Content = append(p.Content, item)
+		}
+		return p, nil
+	}
+	if t.Context != nil {
+		return nil, &adapter.ContextRef{Ref: t.Context.Ref, Offset: t.Context.Offset, Bytes: t.Bytes}
+	}
+	return nil, nil
+}

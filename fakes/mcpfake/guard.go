@@ -1,0 +1,115 @@
+package mcpfake
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcpconform/mcpconform/fakes/record"
+)
+
+// ProtectedResourceMetadataPrefix is the well-known path of OAuth protected
+// resource metadata (RFC 9728). The metadata of the mount /mcp/<name> is at
+// this prefix followed by /mcp/<name> (RFC 9728 §3.1 path insertion), which
+// is where a client looks for it first.
+const ProtectedResourceMetadataPrefix = "/.well-known/oauth-protected-resource"
+
+// ResourceGuard makes a mount an OAuth protected resource
+// (HTTPBehaviour.Guard). Package oauth provides one, backed by its
+// authorization server; the HTTP fake only routes to it.
+type ResourceGuard interface {
+	// Metadata serves the mount's RFC 9728 protected resource metadata;
+	// resourceURL is the mount's URL as requested
+	// (<scheme>://<Host header>/mcp/<name>).
+	Metadata(w http.ResponseWriter, r *http.Request, resourceURL string)
+	// Check authorizes one request to the mount; when it returns false it
+	// has answered (401 with WWW-Authenticate: Bearer
+	// resource_metadata="<url>", or 403) and the request goes no further.
+	Check(w http.ResponseWriter, r *http.Request, resourceURL string) bool
+}
+
+// SelfRecording is implemented by a handler given to [HTTPServer.Handle]
+// that records every request it serves itself, under its own name (the
+// handler of package oauth's authorization server does). The HTTP fake then
+// leaves the recording to it, so that each request is recorded once.
+type SelfRecording interface {
+	// RecordsRequests reports whether the handler records every request.
+	RecordsRequests() bool
+}
+
+// Handle serves handler for pattern (an [http.ServeMux] pattern) on the
+// HTTP fake's origin, for paths outside the mounts: it is how a scenario
+// co-hosts something on the MCP origin, such as an OAuth authorization
+// server whose issuer is [HTTPServer.BaseURL] (patterns
+// "/.well-known/oauth-authorization-server" and "/oauth/"). Paths under
+// /mcp/ and the mounts' protected resource metadata paths stay the
+// mounts'; a pattern for them panics. Each request to a handled path is
+// recorded as a [record.KindHTTP] whose Server is the pattern (Instance
+// "<pattern>@http"), unless the handler records it itself
+// ([SelfRecording]); no response record follows. Handle may be called while
+// the server runs; [HTTPServer.Close] waits for these requests too.
+func (h *HTTPServer) Handle(pattern string, handler http.Handler) {
+	path := pattern
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		path = path[i:] // drop a method or a host
+	}
+	if strings.HasPrefix(path, "/mcp/") || strings.HasPrefix(path, ProtectedResourceMetadataPrefix+"/mcp/") {
+		panic(fmt.Sprintf("mcpfake: Handle(%q): paths under /mcp/ belong to the mounts", pattern))
+	}
+	h.mu.Lock()
+	if h.extra == nil {
+		h.extra = http.NewServeMux()
+	}
+	mux := h.extra
+	h.mu.Unlock()
+	mux.Handle(pattern, handler)
+}
+
+// serveExtra serves a request for a handler of [HTTPServer.Handle] and
+// reports whether there was one.
+func (h *HTTPServer) serveExtra(w http.ResponseWriter, r *http.Request) bool {
+	p := r.URL.Path
+	if strings.HasPrefix(p, "/mcp/") || strings.HasPrefix(p, ProtectedResourceMetadataPrefix+"/mcp/") {
+		return false
+	}
+	h.mu.Lock()
+	mux := h.extra
+	h.mu.Unlock()
+	if mux == nil {
+		return false
+	}
+	handler, pattern := mux.Handler(r)
+	if pattern == "" {
+		return false
+	}
+	if sr, ok := handler.(SelfRecording); !ok || !sr.RecordsRequests() {
+		h.log.Append(record.Record{
+			Server: pattern, Instance: pattern + "@http", Kind: record.KindHTTP,
+			HTTP: &record.HTTPRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Host: r.Host, Header: r.Header.Clone()},
+		})
+	}
+	handler.ServeHTTP(w, r)
+	return true
+}
+
+// resourceURL is the URL of the mount name as the request r reached the
+// server: its scheme, r's Host header and /mcp/<name>.
+func (h *HTTPServer) resourceURL(r *http.Request, name string) string {
+	return h.scheme + "://" + r.Host + "/mcp/" + name
+}
+
+// serveMetadata answers a request for the mount's protected resource
+// metadata: the guard's, or 404 for a mount without one.
+func (m *mount) serveMetadata(x *exchange, name string) {
+	if m.guard == nil {
+		http.NotFound(x.w, x.r)
+		return
+	}
+	m.guard.Metadata(x.w, x.r, x.h.resourceURL(x.r, name))
+}
+
+// authorized passes a request to the mount through its guard, if any, and
+// reports whether the mount may serve it (otherwise it was answered).
+func (m *mount) authorized(x *exchange, name string) bool {
+	return m.guard == nil || m.guard.Check(x.w, x.r, x.h.resourceURL(x.r, name))
+}

@@ -1,0 +1,89 @@
+@lite-agent
+Feature: The session archive and context references (LA-ARC)
+  「超过 16 KiB 的投影及媒体/嵌入资源存入会话归档，模型只接收 context({ref, offset}) 引用。」
+
+  # 「超过 16 KiB 的投影……存入会话归档」 (interpretation A-10: margins away from the boundary)
+  @LA-ARC-01
+  Scenario Outline: a <size> result is <where>
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with a marked text of <size>
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model was given the marked text of "t" <where>
+
+    Examples:
+      | size   | where             |
+      | 15 KiB | inline            |
+      | 17 KiB | only by reference |
+      | 1 MiB  | only by reference |
+
+  # The exact boundary, measured with the adapter's projection (interpretation A-10)
+  @LA-ARC-01 @adapter:projection @boundary-exact
+  Scenario Outline: a projection of <bytes> bytes is <where>
+    When the host creates the agent
+    And the host projects a text result whose projection has exactly <bytes> bytes
+    Then the projection is <where>
+
+    Examples:
+      | bytes | where    |
+      | 16384 | inline   |
+      | 16385 | archived |
+
+  # 「媒体……存入会话归档」
+  @LA-ARC-02
+  Scenario: images and audio are archived whatever their size, and their data never reaches the model
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with the result {"content":[{"type":"image","data":"TEEtQVJDLWltYWdlLWNhbmFyeS05Zg==","mimeType":"image/png"},{"type":"audio","data":"TEEtQVJDLWF1ZGlvLWNhbmFyeS0yYg==","mimeType":"audio/wav"}]}
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And no model request contained "TEEtQVJDLWltYWdlLWNhbmFy"
+    And no model request contained "TEEtQVJDLWF1ZGlvLWNhbmFy"
+    And no model request contained "LA-ARC-image-canary-9f"
+    And the "image" and "audio" items the model received were archived
+
+  # 「嵌入资源」
+  @LA-ARC-03
+  Scenario: embedded resources are archived whatever their size, and never inline
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with the result {"content":[{"type":"resource","resource":{"uri":"la-test://r/1","mimeType":"text/plain","text":"LA-ARC-resource-canary-4c"}},{"type":"resource","resource":{"uri":"la-test://r/2","mimeType":"application/octet-stream","blob":"TEEtQVJDLWJsb2ItY2FuYXJ5LTdl"}}]}
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And no model request contained "LA-ARC-resource-canary-4c"
+    And no model request contained "TEEtQVJDLWJsb2ItY2FuYXJ5LTdl"
+    And the "resource" items the model received were archived
+
+  # 「模型只接收 context({ref, offset}) 引用」 (interpretation A-26: the adapter parses the reference)
+  @LA-ARC-04 @adapter:context-ref
+  Scenario: for an archived result the model receives a context reference and none of its bytes
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with a marked text of 40 KiB
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received a context reference for the result of "t"
+    And the model was given the marked text of "t" only by reference
+
+  @LA-ARC-05 @adapter:context-ref
+  Scenario: the model reads an archived result back through the context tool, from the offsets it asks for
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with a marked text of 40 KiB
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    And the model reads the archive with the reference it received, at offset 0
+    And the model reads the archive with the reference it received, at offset 9000
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the context read at offset 0 began with the start of the marked text of "t"
+    And the context read at offset 9000 began about 9000 bytes into the archived result of "t"
