@@ -2,6 +2,7 @@ package mcpfake
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -20,6 +21,18 @@ func (bd Body) stall() time.Duration {
 
 // padChunk is what endless bodies write, again and again.
 var padChunk = bytes.Repeat([]byte("x"), 32<<10)
+
+// endlessPause is where an endless body hesitates: having written this
+// many bytes (4 MiB, the cap of LA-LIM-10, and 64 KiB more), the fake
+// waits up to [endlessWait] for the client to hang up before it writes
+// on. A client that stops at the cap has then taken all it will take,
+// so the bytes the fake reports as written do not depend on how much
+// the kernel buffers (a receive buffer may grow to tens of MiB on
+// loopback); a client that keeps reading gets the rest after the pause.
+const endlessPause = 4<<20 + 64<<10
+
+// endlessWait bounds the pause at [endlessPause].
+const endlessWait = 5 * time.Second
 
 // serveBody answers x with a scripted body.
 func (m *mount) serveBody(x *exchange, bd Body) {
@@ -52,7 +65,19 @@ func (m *mount) serveBody(x *exchange, bd Body) {
 			}
 			return rc.Flush()
 		}
-		if x.endless(write) {
+		gone := func(d time.Duration) bool {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-x.r.Context().Done():
+				return true
+			case <-x.h.closing:
+				return true
+			case <-t.C:
+				return false
+			}
+		}
+		if x.endless(write, gone) {
 			// End without the final chunk: the body never ends well.
 			x.aborted = true
 			panic(http.ErrAbortHandler)
@@ -95,9 +120,11 @@ func (m *mount) padded(x *exchange, size int64) ([]byte, bool) {
 }
 
 // endless writes the start of a JSON-RPC response to x and then padding
-// until a write fails, the client goes away or the server closes. It
-// reports whether it stopped for one of these reasons, which is always.
-func (x *exchange) endless(write func([]byte) error) bool {
+// until a write fails, the client goes away or the server closes, pausing
+// once at [endlessPause] bytes for as long as gone, which reports whether
+// the client went away within the time it is given, takes. It reports
+// whether it stopped for one of these reasons, which is always.
+func (x *exchange) endless(write func([]byte) error, gone func(time.Duration) bool) bool {
 	id := "null"
 	if x.id.IsValid() {
 		id = string(marshal(x.id.Raw()))
@@ -106,7 +133,14 @@ func (x *exchange) endless(write func([]byte) error) bool {
 	if err := write([]byte(prefix)); err != nil {
 		return true
 	}
+	sent, paused := int64(len(prefix)), false
 	for {
+		if !paused && sent >= endlessPause {
+			paused = true
+			if gone(endlessWait) {
+				return true
+			}
+		}
 		select {
 		case <-x.r.Context().Done():
 			return true
@@ -117,6 +151,7 @@ func (x *exchange) endless(write func([]byte) error) bool {
 		if err := write(padChunk); err != nil {
 			return true
 		}
+		sent += int64(len(padChunk))
 	}
 }
 
@@ -163,7 +198,20 @@ func (m *mount) serveLyingLength(x *exchange, bd Body) {
 		}
 		return
 	}
-	x.aborted = x.endless(write)
+	// The connection is the fake's own: the client hanging up shows as
+	// the end of what it sends.
+	gone := func(d time.Duration) bool {
+		deadline := time.Now().Add(d)
+		_ = conn.SetReadDeadline(deadline)
+		buf := make([]byte, 4<<10)
+		for {
+			if _, err := conn.Read(buf); err != nil {
+				var ne net.Error
+				return !(errors.As(err, &ne) && ne.Timeout())
+			}
+		}
+	}
+	x.aborted = x.endless(write, gone)
 }
 
 // track registers a hijacked connection, for Close to close; it reports
