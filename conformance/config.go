@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -178,7 +180,7 @@ func filesUnder(dir string) ([]string, error) {
 //	{{hostport "h"}}   the host:port of HTTP fake h
 func (w *world) render(text string) (string, error) {
 	funcs := template.FuncMap{
-		"url": func(name string) (string, error) {
+		"url": func(name string, change ...string) (string, error) {
 			f, err := w.fake(name)
 			if err != nil {
 				return "", err
@@ -189,7 +191,7 @@ func (w *world) render(text string) (string, error) {
 			if err := w.materialize(f); err != nil {
 				return "", err
 			}
-			return f.url, nil
+			return changeURL(f.url, change...)
 		},
 		"command": func() string {
 			b, _ := json.Marshal(w.run.opts.FakeCommand[0])
@@ -237,4 +239,25 @@ func (w *world) render(text string) (string, error) {
 		return "", fmt.Errorf("the scenario's template failed: %w", err)
 	}
 	return b.String(), nil
+}
+
+// changeURL changes a fake's URL as a template asks: "https" swaps the
+// scheme, "port+1" moves to the next port.
+func changeURL(raw string, changes ...string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range changes {
+		switch c {
+		case "https":
+			u.Scheme = "https"
+		case "port+1":
+			port, _ := strconv.Atoi(u.Port())
+			u.Host = net.JoinHostPort(u.Hostname(), strconv.Itoa(port+1))
+		default:
+			return "", fmt.Errorf("the url template knows no change %q (https, port+1)", c)
+		}
+	}
+	return u.String(), nil
 }

@@ -38,6 +38,8 @@ type host struct {
 	onHook func(ctx context.Context, h adapter.HookEvent)
 	// tools are the host-defined tools, by name.
 	tools map[string]*hostTool
+	// oauth is the host's OAuth side (hostoauth.go), under its own lock.
+	oauth hostOAuth
 }
 
 // modelTurn computes one scripted model answer from the request it

@@ -108,15 +108,20 @@ func (w *world) inBackground(ctx context.Context, what string, op func(context.C
 	if w.bg != nil {
 		return fmt.Errorf("an operation already runs in the background")
 	}
+	w.bg = w.startBackground(ctx, what, op)
+	return nil
+}
+
+// startBackground starts a background operation.
+func (w *world) startBackground(ctx context.Context, what string, op func(context.Context) error) *background {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*w.run.opts.StepTimeout)
 	bg := &background{what: what, done: make(chan struct{}), cancel: cancel}
-	w.bg = bg
 	go func() {
 		defer close(bg.done)
 		defer cancel()
 		bg.err = op(bctx)
 	}()
-	return nil
+	return bg
 }
 
 // registers: When the host registers "p" [as "alias"] [with timeoutMs N]

@@ -3,6 +3,8 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 )
@@ -71,13 +73,24 @@ func (w *world) subChanges(ctx context.Context, verb, name string) error {
 	})
 }
 
-// subSends: When the sub-agent sends "go" [in the background]
+// subSends: When the sub-agent sends "go" [in the background [too]] —
+// "too" is a second background operation beside the first.
 func (w *world) subSends(ctx context.Context, prompt, background string) error {
 	if err := w.needSub(); err != nil {
 		return err
 	}
 	if background == "" {
 		return w.send(ctx, w.sub, "the sub-agent ", prompt)
+	}
+	if strings.HasSuffix(background, " too") {
+		if w.bg == nil || w.bg2 != nil {
+			return fmt.Errorf("\"in the background too\" needs exactly one operation already in the background")
+		}
+		w.bg2 = w.startBackground(ctx, fmt.Sprintf("the sub-agent sending %q", prompt), func(ctx context.Context) error {
+			_, err := w.sub.Send(ctx, prompt)
+			return err
+		})
+		return nil
 	}
 	return w.inBackground(ctx, fmt.Sprintf("the sub-agent sending %q", prompt), func(ctx context.Context) error {
 		_, err := w.sub.Send(ctx, prompt)
@@ -93,4 +106,25 @@ func (w *world) closesSubAgent(ctx context.Context) error {
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	return w.settle("closing the sub-agent", closeWithin(sctx, w.sub))
+}
+
+// bothEnd: Then both background operations end successfully
+func (w *world) bothEnd() error {
+	if w.bg == nil || w.bg2 == nil {
+		return fmt.Errorf("two operations must run in the background")
+	}
+	for _, bg := range []*background{w.bg, w.bg2} {
+		t := time.NewTimer(w.run.opts.StepTimeout)
+		select {
+		case <-bg.done:
+		case <-t.C:
+			t.Stop()
+			return w.expect(false, bg.what+" ends", "it is still running")
+		}
+		t.Stop()
+		if err := w.expect(bg.err == nil, bg.what+" succeeds", "%s", errText(bg.err)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/fakes/oauth"
 	"github.com/mcpconform/mcpconform/fakes/record"
 	"github.com/mcpconform/mcpconform/fakes/tlsca"
 )
@@ -54,12 +55,21 @@ type world struct {
 	listTaken  bool                   // listBefore was captured
 	listMark   int                    // log length when a listing started
 	bg         *background            // a send running in the background
+	bg2        *background            // a second one, beside it
 	snapshots  map[string]fileState   // configuration files as written
 
 	marked   map[string]string // the marked text each tool answers with
 	sub      adapter.Agent     // the sub-agent, once created
 	hookCall *hookCall         // what the scenario's hook did
 	sendMark int               // model requests before the last send
+
+	authServers map[string]*authServer  // the fake authorization servers
+	bindings    map[string]*bindingSpec // the mcpOAuth bindings, by server
+	bindOrder   []string
+	provisions  []func(context.Context) error // run when the agent is created
+	minted      []string                      // access tokens the host holds from the start
+	redirect    string                        // the providers' redirect URL
+	agents      int                           // agents created so far
 
 	projection    adapter.Projection // the last agent/project
 	projectionErr error
@@ -72,11 +82,13 @@ type world struct {
 
 // fake is one scripted MCP server of the scenario.
 type fake struct {
-	name      string
-	transport string // "stdio", "http" or "https"
-	script    *mcpfake.Script
-	path      string // the script file, for stdio
-	url       string // the endpoint, for http
+	name        string
+	transport   string // "stdio", "http" or "https"
+	script      *mcpfake.Script
+	protectedBy string          // the authorization server guarding it, if any
+	guard       *oauth.Resource // its guard, once mounted
+	path        string          // the script file, for stdio
+	url         string          // the endpoint, for http
 }
 
 // outcome is the result of the last action of a scenario.
@@ -105,6 +117,7 @@ func (w *world) setup(sc Scenario) error {
 	w.sc, w.info, w.dir = sc, w.run.info, dir
 	w.workdir, w.home = filepath.Join(dir, "work"), filepath.Join(dir, "home")
 	w.log, w.fakes, w.snapshots, w.marked = record.NewLog(), map[string]*fake{}, map[string]fileState{}, map[string]string{}
+	w.authServers, w.bindings = map[string]*authServer{}, map[string]*bindingSpec{}
 	for _, d := range []string{w.workdir, w.home, filepath.Join(dir, "fakes")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -189,6 +202,9 @@ func (w *world) materialize(f *fake) error {
 	case "http", "https":
 		if f.url != "" {
 			return nil
+		}
+		if err := w.protect(f); err != nil {
+			return err
 		}
 		srv, err := w.httpServer(f.transport)
 		if err != nil {
@@ -356,6 +372,9 @@ func (w *world) createAgent(ctx context.Context) error {
 	opts.MCPServers = mcp
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
+	if opts.MCPOAuth, err = w.resolveOAuth(sctx); err != nil {
+		return err
+	}
 	agent, err := w.adapter.NewAgent(sctx, opts, w.host)
 	if err == nil {
 		w.agent = agent
@@ -407,10 +426,12 @@ func (w *world) close() {
 		_ = closeWithin(cctx, w.agent)
 		ccancel()
 	}
-	if w.bg != nil {
-		select {
-		case <-w.bg.done:
-		case <-ctx.Done():
+	for _, bg := range []*background{w.bg, w.bg2} {
+		if bg != nil {
+			select {
+			case <-bg.done:
+			case <-ctx.Done():
+			}
 		}
 	}
 	if w.adapter != nil {
@@ -419,6 +440,7 @@ func (w *world) close() {
 	if w.log != nil {
 		w.killFakes(ctx)
 	}
+	w.closeAuthServers()
 	if w.http != nil {
 		_ = w.http.Close()
 	}

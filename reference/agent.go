@@ -55,6 +55,9 @@ func New(opts Options) (*Agent, error) {
 		}
 	}
 	a := &Agent{opts: opts, mut: newMutations(opts.Mutations)}
+	if err := a.validateOAuth(); err != nil {
+		return nil, err
+	}
 	a.archive = &archive{ignoreOffset: a.mut.has(MutContextIgnoresOffset)}
 	var err error
 	if a.rootCAs, err = rootCAs(opts.Environ); err != nil {

@@ -44,6 +44,8 @@ type connection struct {
 	mut mutations
 
 	progress progressRoutes // tool_progress routing (progress.go)
+	auth     *oauthSession  // the server's OAuth, nil without a binding
+	ownsAuth bool           // releases auth's provider when closed
 	onChange func()         // called on notifications/tools/list_changed
 
 	// notices counts cancellation notices written to the server; expected
@@ -76,6 +78,17 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 			return nil, err
 		}
 	}
+	if b, ok := a.opts.MCPOAuth[s.name]; ok && s.cfg.transport() == TransportHTTP &&
+		!(a.mut.has(MutOAuthOnlyOption) && s.source != SourceOption) &&
+		!(a.mut.has(MutCCIgnored) && b.ClientCredentials != nil) {
+		return a.connectOAuth(ctx, s, b)
+	}
+	return a.connectTimed(ctx, s, nil)
+}
+
+// connectTimed connects and discovers within the entry's timeout,
+// authenticating with auth when it is not nil.
+func (a *Agent) connectTimed(ctx context.Context, s *server, auth *oauthSession) (*connection, error) {
 	timeout := s.cfg.timeout()
 	switch {
 	case a.mut.has(MutIgnoreTimeoutMs):
@@ -90,7 +103,7 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 			return nil, err
 		}
 	}
-	conn, err := a.dial(ctx, s)
+	conn, err := a.dialWith(ctx, s, true, auth)
 	if err != nil {
 		return nil, err
 	}
@@ -108,23 +121,18 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 // processes run the same (sandboxed) command; servers must therefore start
 // without business side effects (LA-TRN-10, LA-TRN-11, LA-SEC-14).
 func (a *Agent) probe(ctx context.Context, s *server) error {
-	conn, err := a.dialWith(ctx, s, !a.mut.has(MutProbeOutsideSandbox))
+	conn, err := a.dialWith(ctx, s, !a.mut.has(MutProbeOutsideSandbox), nil)
 	if err != nil {
 		return err
 	}
 	return conn.close()
 }
 
-// dial opens an MCP session with the server of s, pinned to
-// [ProtocolVersion].
-func (a *Agent) dial(ctx context.Context, s *server) (*connection, error) {
-	return a.dialWith(ctx, s, true)
-}
-
-// dialWith is dial, through the sandbox unless sandboxed is false (only
-// under [MutProbeOutsideSandbox]).
-func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool) (*connection, error) {
-	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), mut: a.mut}
+// dialWith opens an MCP session with the server of s, pinned to
+// [ProtocolVersion], through the sandbox unless sandboxed is false (only
+// under [MutProbeOutsideSandbox]), authenticated by auth when not nil.
+func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oauthSession) (*connection, error) {
+	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), mut: a.mut, auth: auth}
 	opts := &mcp.ClientOptions{
 		Logger: a.opts.Logger,
 		// No roots, sampling or elicitation (LA-TRN-08).
@@ -364,6 +372,9 @@ func (c *connection) close() error {
 		}
 		if c.http != nil {
 			c.http.CloseIdleConnections()
+		}
+		if c.ownsAuth {
+			c.auth.closed()
 		}
 		c.closeErr = errors.Join(errs...)
 	})

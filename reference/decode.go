@@ -188,7 +188,16 @@ func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
 			err = d.stringMap(m.value, f, &c.Headers)
 		case "timeoutMs":
 			err = d.timeout(m.value, f, &c.Timeout)
-		case "oauth", "mcpOAuth", "token", "tokens", "provider", "authorize", "clientSecret":
+		case "token":
+			if d.mut.has(MutFileToken) {
+				var tok string
+				if err = d.str(m.value, f, &tok); err == nil {
+					c.Headers = map[string]string{"Authorization": "Bearer " + tok}
+				}
+				break
+			}
+			fallthrough
+		case "oauth", "mcpOAuth", "tokens", "provider", "authorize", "clientSecret":
 			err = d.fail("LA-OAU-02", f, "%q is not allowed in a server entry; OAuth is configured by the host through mcpOAuth, never in configuration JSON", m.key)
 		case "alwaysAllow", "trust", "trusted", "permissions", "allow", "autoApprove":
 			err = d.fail("LA-SEC-10", f, "%q is not allowed in a server entry; configuration grants no permission", m.key)
@@ -215,7 +224,10 @@ func (a *Agent) validateServer(name string, c *ServerConfig, source, field strin
 		return err.(*Error).at(source, field)
 	}
 	d := decoder{source: source, mut: a.mut, transports: a.opts.MCPTransports}
-	return d.validate(c, field)
+	if err := d.validate(c, field); err != nil {
+		return err
+	}
+	return a.checkBinding(name, c, &d, field)
 }
 
 // validate checks the combination of fields of an entry.

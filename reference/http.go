@@ -72,6 +72,69 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
+	if t.conn.auth != nil {
+		return t.authenticated(req)
+	}
+	return t.send(req)
+}
+
+// authenticated sends req with the session's Bearer token (never DPoP,
+// LA-OAU-28). A 401 refreshes the token, merged with any refresh in
+// progress, and sends this same request once more: the only request the
+// reference ever sends again, and only after a refusal that proves the
+// server did not act on it (LA-OAU-34, LA-OAU-38). A 403 is returned as
+// it is: a wider scope is never asked for (LA-OAU-36).
+func (t *headerTransport) authenticated(req *http.Request) (*http.Response, error) {
+	auth := t.conn.auth
+	tok := auth.bearer()
+	resp, err := t.send(withBearer(req, tok))
+	if err != nil {
+		return resp, err
+	}
+	refusal := resp.StatusCode == http.StatusUnauthorized ||
+		(resp.StatusCode == http.StatusForbidden && t.conn.mut.has(MutRefreshOn403))
+	if !refusal {
+		return resp, nil
+	}
+	fresh, rerr := auth.refresh(req.Context(), tok)
+	if rerr != nil || req.GetBody == nil {
+		auth.rejected.Store(true)
+		return resp, nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		auth.rejected.Store(true)
+		return resp, nil
+	}
+	resp.Body.Close()
+	again := withBearer(req, fresh)
+	again.Body = body
+	resp, err = t.send(again)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+		auth.rejected.Store(true)
+	}
+	if err == nil && t.conn.mut.has(MutRetryTwice) && resp.StatusCode == http.StatusOK {
+		if b2, e2 := req.GetBody(); e2 == nil {
+			twice := withBearer(req, fresh)
+			twice.Body = b2
+			if r2, e3 := t.send(twice); e3 == nil {
+				r2.Body.Close()
+			}
+		}
+	}
+	return resp, err
+}
+
+// withBearer returns a copy of req carrying token.
+func withBearer(req *http.Request, token string) *http.Request {
+	r := req.Clone(req.Context())
+	r.Header.Set("Authorization", "Bearer "+token)
+	return r
+}
+
+// send sends one request, noting cancellation notices and capping the
+// response.
+func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 	notice := false
 	if req.Body != nil && req.GetBody != nil && req.ContentLength >= 0 && req.ContentLength <= maxNoticeBody {
 		if body, err := req.GetBody(); err == nil {

@@ -57,6 +57,9 @@ type Options struct {
 	// through: the server's command and arguments are appended to it
 	// (LA-SEC-14). The probe process and the actual process both use it.
 	Sandbox []string
+	// MCPOAuth binds OAuth to servers by name (the mcpOAuth option),
+	// whichever source declares them (LA-OAU-01).
+	MCPOAuth map[string]OAuthConfig
 	// Clock times every timeout. Nil is the real clock.
 	Clock Clock
 	// Logger receives the reference's own diagnostics. Nil discards them.

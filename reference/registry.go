@@ -41,6 +41,9 @@ type server struct {
 	hidden bool
 	// refreshing marks a stale server being connected again.
 	refreshing bool
+	// connected says the server was connected once: its OAuth never logs
+	// in interactively again (LA-OAU-37).
+	connected bool
 }
 
 // Registry is the agent's one registry of MCP servers, fed by the global
@@ -58,6 +61,9 @@ type Registry struct {
 type registryState struct {
 	mu      sync.Mutex
 	servers []*server // in declaration order
+	// providers are the OAuth providers bound to an active connection,
+	// with the server that holds each (LA-OAU-10).
+	providers map[OAuthProvider]string
 }
 
 // ServerInfo is one entry of [Registry.List]: local state only, never
@@ -101,6 +107,9 @@ func (r *Registry) List() []ServerInfo {
 		if s.conn != nil {
 			for _, t := range s.conn.tools {
 				info.Tools = append(info.Tools, t.full)
+			}
+			if s.conn.auth != nil && r.agent.mut.has(MutLeakTokenInList) {
+				info.Target += " bearer=" + s.conn.auth.bearer()
 			}
 		}
 		if s.err != nil {
@@ -240,7 +249,7 @@ func (r *Registry) commit(s *server, conn *connection, insert bool) error {
 	r.mu.Lock()
 	err := r.admit(s, conn, insert)
 	if err == nil {
-		s.conn, s.status, s.err = conn, StatusConnected, nil
+		s.conn, s.status, s.err, s.connected = conn, StatusConnected, nil, true
 		if insert {
 			r.servers = append(r.servers, s)
 		}

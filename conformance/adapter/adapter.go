@@ -127,6 +127,32 @@ type Host interface {
 	// Execute runs a host tool. The result is what its execute() returned:
 	// a JSON string, or an object {"content": string, "isError"?: bool}.
 	Execute(ctx context.Context, req ExecuteRequest) (json.RawMessage, error)
+	// Authorize is an OAuth binding's authorize(url, {signal}): ctx is the
+	// signal. It returns the full callback URL, or an error when the host
+	// cancels the login.
+	Authorize(ctx context.Context, req AuthorizeRequest) (string, error)
+	// Provider is one call of a method of the host's OAuth provider.
+	Provider(ctx context.Context, call ProviderCall) (json.RawMessage, error)
+}
+
+// AuthorizeRequest asks the host to log the user in.
+type AuthorizeRequest struct {
+	// Server is the binding's server name, URL the authorization URL.
+	Server string `json:"server"`
+	URL    string `json:"url"`
+}
+
+// ProviderCall is one call of a provider method: redirectUrl,
+// clientMetadata, clientInformation, saveClientInformation, tokens,
+// saveTokens, codeVerifier, saveCodeVerifier or invalidateCredentials
+// (McpOAuthProvider), or state or redirectToAuthorization, which only the
+// official provider class has and which an implementation must never call
+// (LA-OAU-07). Value is the argument of save* and invalidateCredentials;
+// the result is the method's return value (JSON null for none).
+type ProviderCall struct {
+	Provider string          `json:"provider"`
+	Method   string          `json:"method"`
+	Value    json.RawMessage `json:"value,omitempty"`
 }
 
 // HookEvent is one hook invocation.

@@ -52,6 +52,38 @@ type AgentOptions struct {
 	// DryRun switches tool permissions to dry-run mode. Needs
 	// [CapDryRun].
 	DryRun bool `json:"dryRun,omitempty"`
+	// MCPOAuth is the mcpOAuth option: OAuth bound to servers by name.
+	MCPOAuth map[string]OAuthBinding `json:"mcpOAuth,omitempty"`
+}
+
+// OAuthBinding is one entry of the mcpOAuth option.
+type OAuthBinding struct {
+	// ServerURL is the binding's serverUrl.
+	ServerURL string `json:"serverUrl"`
+	// AllowedOrigins is the binding's allowedOrigins.
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	// Provider names the host's provider (McpOAuthProvider) that the
+	// binding uses: its calls reach [Host.Provider] with this name. Two
+	// bindings naming the same provider pass the same provider object.
+	// Empty with ClientCredentials.
+	Provider string `json:"provider,omitempty"`
+	// ClientCredentials, when set, makes the binding's provider the
+	// official client-credentials provider with these credentials.
+	ClientCredentials *ClientCredentials `json:"clientCredentials,omitempty"`
+	// Authorize says whether the binding has authorize(url, {signal}),
+	// answered by [Host.Authorize].
+	Authorize bool `json:"authorize"`
+	// TimeoutMs is the binding's timeoutMs, verbatim: a number, or the
+	// string "NaN" for a value JSON cannot carry. Absent means none.
+	TimeoutMs json.RawMessage `json:"timeoutMs,omitempty"`
+}
+
+// ClientCredentials configure the official client-credentials provider
+// (ClientCredentialsProvider).
+type ClientCredentials struct {
+	ClientID       string `json:"clientId"`
+	ClientSecret   string `json:"clientSecret"`
+	ExpectedIssuer string `json:"expectedIssuer"`
 }
 
 // CustomTool is a tool the host defines.

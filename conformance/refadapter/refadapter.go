@@ -109,6 +109,11 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if opts.Approval {
 		ro.Approval = approval{host}
 	}
+	oauth, err := oauthOptions(opts.MCPOAuth, host)
+	if err != nil {
+		return nil, err
+	}
+	ro.MCPOAuth = oauth
 	for _, def := range opts.Tools {
 		t, err := newHostTool(def, host, a.target.Mutations)
 		if err != nil {

@@ -72,6 +72,14 @@ func (h *checkHost) Execute(context.Context, adapter.ExecuteRequest) (json.RawMe
 	return json.RawMessage(`"ok"`), nil
 }
 
+func (h *checkHost) Authorize(context.Context, adapter.AuthorizeRequest) (string, error) {
+	return "", errors.New("the check logs nobody in")
+}
+
+func (h *checkHost) Provider(context.Context, adapter.ProviderCall) (json.RawMessage, error) {
+	return json.RawMessage("null"), nil
+}
+
 // Check sends every message type of the protocol to the adapter once and
 // reports what it gets wrong: the handshake's fields, refusing an unknown
 // protocol version, unknown methods, each declared operation with valid

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -312,6 +313,21 @@ func (c *Conn) write(method string, msg jsonrpc.Message) error {
 // a [*jsonrpc.Error] for codes outside the protocol's); a broken connection
 // as the reason it broke.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	return c.call(ctx, method, params, result, 0)
+}
+
+// CallThroughCancel is [Conn.Call] for a request whose answer still
+// matters after it was cancelled: when ctx ends first, it sends
+// $/cancelRequest and then waits up to grace more for the answer the
+// receiver must give anyway (host/authorize: a callback that ignores its
+// signal, LA-OAU-05). Without an answer by then it returns the context's
+// error.
+func (c *Conn) CallThroughCancel(ctx context.Context, method string, params, result any, grace time.Duration) error {
+	return c.call(ctx, method, params, result, grace)
+}
+
+// call is Call, waiting up to grace for the answer after a cancel.
+func (c *Conn) call(ctx context.Context, method string, params, result any, grace time.Duration) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return err
@@ -331,32 +347,52 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		c.forget(id)
 		return fmt.Errorf("writing %s: %w", method, err)
 	}
+	var resp *jsonrpc.Response
 	select {
-	case resp := <-p.ch:
-		if resp.Error != nil {
-			var we *jsonrpc.Error
-			if !errors.As(resp.Error, &we) {
-				we = &jsonrpc.Error{Code: CodeFailed, Message: resp.Error.Error()}
-			}
-			return contractError(we)
-		}
-		if result != nil {
-			if err := json.Unmarshal(resp.Result, result); err != nil {
-				return &ProtocolError{Reason: fmt.Sprintf("the result of %s does not decode: %v", method, err)}
-			}
-		}
-		return nil
+	case resp = <-p.ch:
 	case <-c.done:
 		return c.Err()
 	case <-ctx.Done():
-		c.mu.Lock()
-		if _, still := c.pending[idKey(id)]; still {
-			delete(c.pending, idKey(id))
-			c.cancelled[idKey(id)] = method
+		if grace <= 0 {
+			c.abandon(id, method)
+			_ = c.Notify(methodCancel, map[string]any{"id": id.Raw()})
+			return ctx.Err()
 		}
-		c.mu.Unlock()
 		_ = c.Notify(methodCancel, map[string]any{"id": id.Raw()})
-		return ctx.Err()
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case resp = <-p.ch:
+		case <-c.done:
+			return c.Err()
+		case <-t.C:
+			c.abandon(id, method)
+			return ctx.Err()
+		}
+	}
+	if resp.Error != nil {
+		var we *jsonrpc.Error
+		if !errors.As(resp.Error, &we) {
+			we = &jsonrpc.Error{Code: CodeFailed, Message: resp.Error.Error()}
+		}
+		return contractError(we)
+	}
+	if result != nil {
+		if err := json.Unmarshal(resp.Result, result); err != nil {
+			return &ProtocolError{Reason: fmt.Sprintf("the result of %s does not decode: %v", method, err)}
+		}
+	}
+	return nil
+}
+
+// abandon stops waiting for the answer to a request that was cancelled:
+// when it comes, it is dropped as expected.
+func (c *Conn) abandon(id jsonrpc.ID, method string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, still := c.pending[idKey(id)]; still {
+		delete(c.pending, idKey(id))
+		c.cancelled[idKey(id)] = method
 	}
 }
 

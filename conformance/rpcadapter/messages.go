@@ -20,6 +20,8 @@ const (
 	MethodHook       = "host/hook"
 	MethodValidate   = "host/validate"
 	MethodExecute    = "host/execute"
+	MethodAuthorize  = "host/authorize"
+	MethodProvider   = "host/provider"
 )
 
 // Peer names one side of the connection in the handshake.
@@ -192,4 +194,27 @@ type ExecuteParams struct {
 // execute() returned, a JSON string or {"content", "isError"?}.
 type ExecuteResult struct {
 	Result json.RawMessage `json:"result"`
+}
+
+// AuthorizeParams are the params of host/authorize.
+type AuthorizeParams struct {
+	AgentID string                   `json:"agentId"`
+	Request adapter.AuthorizeRequest `json:"request"`
+}
+
+// AuthorizeResult is the result of host/authorize: the full callback URL.
+type AuthorizeResult struct {
+	CallbackURL string `json:"callbackUrl"`
+}
+
+// ProviderParams are the params of host/provider.
+type ProviderParams struct {
+	AgentID string               `json:"agentId"`
+	Call    adapter.ProviderCall `json:"call"`
+}
+
+// ProviderResult is the result of host/provider: the method's return
+// value, null for none.
+type ProviderResult struct {
+	Value json.RawMessage `json:"value"`
 }

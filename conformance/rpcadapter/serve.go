@@ -251,3 +251,22 @@ func (h *remoteHost) Execute(ctx context.Context, req adapter.ExecuteRequest) (j
 	err := h.conn.Call(ctx, MethodExecute, ExecuteParams{AgentID: h.agentID, Request: req}, &res)
 	return res.Result, err
 }
+
+// authorizeGrace bounds the wait for the runner's answer to a cancelled
+// host/authorize.
+const authorizeGrace = 15 * time.Second
+
+func (h *remoteHost) Authorize(ctx context.Context, req adapter.AuthorizeRequest) (string, error) {
+	// The runner answers host/authorize even after it is cancelled, with
+	// the callback when its user ignores the signal: the implementation
+	// must get that late callback to show it never redeems it (LA-OAU-05).
+	var res AuthorizeResult
+	err := h.conn.CallThroughCancel(ctx, MethodAuthorize, AuthorizeParams{AgentID: h.agentID, Request: req}, &res, authorizeGrace)
+	return res.CallbackURL, err
+}
+
+func (h *remoteHost) Provider(ctx context.Context, call adapter.ProviderCall) (json.RawMessage, error) {
+	var res ProviderResult
+	err := h.conn.Call(ctx, MethodProvider, ProviderParams{AgentID: h.agentID, Call: call}, &res)
+	return res.Value, err
+}

@@ -286,6 +286,23 @@ func (p *process) handle(ctx context.Context, method string, params json.RawMess
 		}
 		res, err := host.Execute(ctx, xp.Request)
 		return ExecuteResult{Result: res}, err
+	case MethodAuthorize:
+		var ap AuthorizeParams
+		if err := json.Unmarshal(params, &ap); err != nil {
+			return nil, invalidParams(method, err)
+		}
+		cb, err := host.Authorize(ctx, ap.Request)
+		return AuthorizeResult{CallbackURL: cb}, err
+	case MethodProvider:
+		var pp ProviderParams
+		if err := json.Unmarshal(params, &pp); err != nil {
+			return nil, invalidParams(method, err)
+		}
+		v, err := host.Provider(ctx, pp.Call)
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		return ProviderResult{Value: v}, err
 	}
 	return nil, &adapter.Error{Kind: adapter.KindUnsupported, Message: fmt.Sprintf("the runner has no method %q", method)}
 }

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpconform/mcpconform/fakes/internal/waits"
 	"github.com/mcpconform/mcpconform/fakes/record"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -543,16 +544,7 @@ func (h *HTTPServer) Close() error {
 	err := h.srv.Close()
 	close(h.closing)
 	h.serving.Wait()
-	done := make(chan struct{})
-	go func() {
-		h.inflight.Wait()
-		close(done)
-	}()
-	t := time.NewTimer(closeWait)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
+	if !waits.Group(&h.inflight, closeWait) {
 		err = errors.Join(err, fmt.Errorf("requests of the HTTP fake were still running %v after Close", closeWait))
 	}
 	if errors.Is(err, http.ErrServerClosed) {

@@ -228,8 +228,10 @@ type HTTPBehaviour struct {
 	// Guard, when set, makes the mount an OAuth protected resource (RFC
 	// 9728): every request to the mount passes [ResourceGuard.Check]
 	// first, and GET /.well-known/oauth-protected-resource/mcp/<name> serves
-	// the guard's metadata. Go only (package oauth provides one): a script
-	// file cannot carry it, and a stdio fake ignores it.
+	// the guard's metadata. A request the guard refuses is recorded like
+	// any other (its JSON-RPC messages and its response included). Go only
+	// (package oauth provides one): a script file cannot carry it, and a
+	// stdio fake ignores it.
 	Guard ResourceGuard `json:"-"`
 }
 

@@ -1,0 +1,832 @@
+package conformance
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/fakes/oauth"
+	"github.com/mcpconform/mcpconform/fakes/record"
+)
+
+// Steps of the OAuth scenarios (LA-OAU, LA-CC).
+
+// anAuthServer: Given an authorization server "as" [with the client "id" and the secret "s"]
+func (w *world) anAuthServer(name, client, secret string) error {
+	as, err := w.defineAuthServer(name, false)
+	if err != nil {
+		return err
+	}
+	if client != "" {
+		as.clients = append(as.clients, [2]string{client, secret})
+	}
+	return nil
+}
+
+// coHostedAuthServer: Given an authorization server "co" co-hosted with the MCP servers
+func (w *world) coHostedAuthServer(name string) error {
+	_, err := w.defineAuthServer(name, true)
+	return err
+}
+
+// endpointName maps the scenarios' endpoint words to the fake's names.
+func endpointName(word string) string {
+	switch word {
+	case "authorization":
+		return oauth.EndpointAuthorize
+	case "registration":
+		return oauth.EndpointRegister
+	}
+	return word
+}
+
+// The fault phrases of "the authorization server "as" <fault>".
+var (
+	faultDuplicate = regexp.MustCompile(`^repeats "(code|state|iss)" in its callback$`)
+	faultOther     = regexp.MustCompile(`^serves its (\w+) endpoint on its other origin$`)
+	faultPlain     = regexp.MustCompile(`^lists its (\w+) endpoint on plain HTTP to a remote host$`)
+	faultRedirect  = regexp.MustCompile(`^redirects its (\w+) endpoint to its other origin$`)
+	faultTokenType = regexp.MustCompile(`^issues "([^"]*)" tokens$`)
+	faultError     = regexp.MustCompile(`^answers token requests with the error "([^"]*)" described as "([^"]*)"$`)
+	faultDelay     = regexp.MustCompile(`^delays its (\w+) endpoint by (\d+) ms$`)
+	faultLatch     = regexp.MustCompile(`^holds its (\w+) endpoint at the latch "([^"]*)"$`)
+)
+
+// authServerFault: Given the authorization server "as" sends a wrong iss (and other faults)
+func (w *world) authServerFault(name, fault string) error {
+	as, err := w.unstarted(name)
+	if err != nil {
+		return err
+	}
+	f := &as.faults
+	switch {
+	case fault == "sends a wrong iss":
+		f.Iss = "wrong"
+	case fault == "sends no iss":
+		f.Iss = "missing"
+	case fault == "names another issuer in its metadata":
+		f.IssuerMismatch = true
+	case fault == "denies access":
+		f.Deny = true
+	case fault == "refuses refresh tokens":
+		f.RefreshFails = true
+	case faultDuplicate.MatchString(fault):
+		f.DuplicateParam = faultDuplicate.FindStringSubmatch(fault)[1]
+	case faultOther.MatchString(fault):
+		f.OtherOrigin = append(f.OtherOrigin, endpointName(faultOther.FindStringSubmatch(fault)[1]))
+	case faultPlain.MatchString(fault):
+		f.PlainHTTP = append(f.PlainHTTP, endpointName(faultPlain.FindStringSubmatch(fault)[1]))
+	case faultRedirect.MatchString(fault):
+		f.Redirect = append(f.Redirect, endpointName(faultRedirect.FindStringSubmatch(fault)[1]))
+	case faultTokenType.MatchString(fault):
+		f.TokenType = faultTokenType.FindStringSubmatch(fault)[1]
+	case faultError.MatchString(fault):
+		m := faultError.FindStringSubmatch(fault)
+		f.TokenError, f.ErrorDescription = m[1], m[2]
+	case faultLatch.MatchString(fault):
+		m := faultLatch.FindStringSubmatch(fault)
+		if f.Latch == nil {
+			f.Latch = map[string]string{}
+		}
+		f.Latch[endpointName(m[1])] = m[2]
+	case faultDelay.MatchString(fault):
+		m := faultDelay.FindStringSubmatch(fault)
+		ms, _ := strconv.Atoi(m[2])
+		if f.Delay == nil {
+			f.Delay = map[string]time.Duration{}
+		}
+		f.Delay[endpointName(m[1])] = time.Duration(ms) * time.Millisecond
+	default:
+		return fmt.Errorf("unknown fault of an authorization server: %q", fault)
+	}
+	return nil
+}
+
+// protectedServer: Given an HTTP MCP server "docs" with tools "search" protected by "as"
+func (w *world) protectedServer(name, tools, asName string) error {
+	if _, err := w.authServerOf(asName); err != nil {
+		return err
+	}
+	if err := w.aServerWithTools("an HTTP", name, tools, ""); err != nil {
+		return err
+	}
+	w.fakes[name].protectedBy = asName
+	return nil
+}
+
+// refuses: When the protected server "docs" answers 401 to the next 2 requests with a valid token
+func (w *world) refuses(name, status, n string) error {
+	f, err := w.fake(name)
+	if err != nil {
+		return err
+	}
+	if f.protectedBy == "" {
+		return fmt.Errorf("%q is not protected by an authorization server", name)
+	}
+	if err := w.materialize(f); err != nil {
+		return err
+	}
+	code := http.StatusUnauthorized
+	if strings.HasPrefix(status, "403") {
+		code = http.StatusForbidden
+	}
+	return f.guard.Refuse(code, atoi(n))
+}
+
+// bindsOAuth: Given the host binds "docs" to OAuth with the provider "p" of "as"
+func (w *world) bindsOAuth(server, provider, as string) error {
+	return w.bind(&bindingSpec{server: server, provider: provider, as: as})
+}
+
+// bindsClientCredentials: Given the host binds "docs" to the client credentials "id" and "secret" of "as"
+func (w *world) bindsClientCredentials(server, id, secret, as string) error {
+	return w.bind(&bindingSpec{server: server, as: as, cc: &adapter.ClientCredentials{ClientID: id, ClientSecret: secret}})
+}
+
+// bindingSetting: Given the binding of "docs" has timeoutMs 500 (and other settings)
+func (w *world) bindingSetting(server, setting string) error {
+	b, err := w.bindingOf(server)
+	if err != nil {
+		return err
+	}
+	var v string
+	switch {
+	case strings.HasPrefix(setting, "has timeoutMs "):
+		raw, err := rawJSON(strings.TrimPrefix(setting, "has timeoutMs "))
+		if err != nil {
+			return err
+		}
+		b.timeoutMs = raw
+	case scanQuoted(setting, "has serverUrl ", &v):
+		b.serverURL = v
+	case setting == "allows no other origin":
+		b.noOrigins = true
+	case scanQuoted(setting, "also allows the other origin of ", &v):
+		if v != b.as {
+			return fmt.Errorf("the binding of %q uses %q, not %q", server, b.as, v)
+		}
+		b.allowOther = true
+	case scanQuoted(setting, "also allows the origin ", &v):
+		b.extraOrigins = append(b.extraOrigins, v)
+	case setting == "has no authorize()":
+		b.noAuthorize = true
+	case scanQuoted(setting, "expects the issuer ", &v):
+		if b.cc == nil {
+			return fmt.Errorf("the binding of %q has no client credentials", server)
+		}
+		b.cc.ExpectedIssuer = v
+	default:
+		return fmt.Errorf("unknown setting of a binding: %q", setting)
+	}
+	return nil
+}
+
+// officialProvider: Given the provider "p" is an official provider class with state() "x"
+func (w *world) officialProvider(name, state string) error {
+	redirect, err := w.redirectURL()
+	if err != nil {
+		return err
+	}
+	p := w.host.oauth.provider(name, redirect)
+	w.host.oauth.mu.Lock()
+	defer w.host.oauth.mu.Unlock()
+	p.official, p.state = true, state
+	return nil
+}
+
+// forgetsTokens: When the provider "p" forgets its tokens
+func (w *world) forgetsTokens(name string) error {
+	return w.host.oauth.withProvider(name, func(p *providerStore) error {
+		p.tokens = nil
+		return nil
+	})
+}
+
+// authorizeDoes: Given the host's authorize() waits until it is cancelled (and other behaviours)
+func (w *world) authorizeDoes(behaviour string) error {
+	o := &w.host.oauth
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var part string
+	switch {
+	case behaviour == "completes the login":
+		o.mode = authorizeComplete
+	case behaviour == "waits until it is cancelled":
+		o.mode = authorizeHang
+	case behaviour == "fails":
+		o.mode = authorizeFail
+	case behaviour == "ignores its signal and returns the callback after it was aborted":
+		o.mode = authorizeLate
+	case behaviour == "completes the login but keeps the callback until it is cancelled":
+		o.mode = authorizeHold
+	case behaviour == "checks that nothing listens on the redirect URL's port":
+		o.portCheck = true
+	case behaviour == "returns the first login's callback from now on":
+		o.mode, o.replayFirst = authorizeComplete, true
+	case strings.HasPrefix(behaviour, "returns the callback with its ") && strings.HasSuffix(behaviour, " changed"):
+		part = strings.TrimSuffix(strings.TrimPrefix(behaviour, "returns the callback with its "), " changed")
+		if _, err := tamperCallback("http://127.0.0.1:1/cb?state=x", part); err != nil {
+			return err
+		}
+		o.tamper = part
+	default:
+		return fmt.Errorf("unknown behaviour of authorize(): %q", behaviour)
+	}
+	return nil
+}
+
+// authorizeIsCalled: When the host's authorize() is called — waits for it.
+func (w *world) authorizeIsCalled(ctx context.Context) error {
+	return w.waitHost(ctx, "authorize", "the host's authorize() was never called")
+}
+
+// authorizeHolds: When the host's authorize() holds the callback of the first login — waits for it.
+func (w *world) authorizeHolds(ctx context.Context) error {
+	return w.waitHost(ctx, "authorize-held", "the host's authorize() never got the first login's callback")
+}
+
+// signalIsAborted: When the signal of authorize() is aborted — waits for it.
+func (w *world) signalIsAborted(ctx context.Context) error {
+	return w.waitHost(ctx, "authorize-cancelled", "the signal of authorize() was never aborted")
+}
+
+// waitHost waits for a host record of method.
+func (w *world) waitHost(ctx context.Context, method, never string) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	if _, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(hostRecordsOf(rs, method)) > 0 }); err != nil {
+		return fmt.Errorf("%s: %w", never, err)
+	}
+	return nil
+}
+
+// signalWasAborted: Then the signal of authorize() was aborted
+func (w *world) signalWasAborted() error {
+	n := len(hostRecordsOf(w.log.Records(), "authorize-cancelled"))
+	return w.expect(n > 0, "the signal of authorize() was aborted", "it never was")
+}
+
+// authorizeCalled: Then the host's authorize() was called 2 times | was never called
+func (w *world) authorizeCalled(n string) error {
+	want := atoi(n)
+	got := len(hostRecordsOf(w.log.Records(), "authorize"))
+	return w.expect(got == want, fmt.Sprintf("authorize() was called %d time(s)", want), "%d time(s)", got)
+}
+
+// authorizeReturned: Then the host's authorize() returned its callback —
+// the scenario's late callback really was handed over.
+func (w *world) authorizeReturned() error {
+	rs := hostRecordsOf(w.log.Records(), "authorize-returned")
+	return w.expect(len(rs) > 0, "authorize() returned a callback URL", "it returned none")
+}
+
+// authURLs returns the authorization URLs authorize() was given.
+func (w *world) authURLs() []*url.URL {
+	var out []*url.URL
+	for _, r := range hostRecordsOf(w.log.Records(), "authorize") {
+		var req adapter.AuthorizeRequest
+		_ = json.Unmarshal(r.Params, &req)
+		if u, err := url.Parse(req.URL); err == nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// authURLShape: Then the authorization URL went to the authorization
+// endpoint of "as" with response_type "code", an S256 code_challenge, a
+// state and the provider's redirect URI
+func (w *world) authURLShape(asName string) error {
+	as, err := w.authServerOf(asName)
+	if err != nil {
+		return err
+	}
+	us := w.authURLs()
+	if len(us) == 0 {
+		return w.expect(false, "authorize() was called with an authorization URL", "it was never called")
+	}
+	u, q := us[0], us[0].Query()
+	redirect, _ := w.redirectURL()
+	endpoint := strings.TrimSuffix(as.srv.Issuer(), "/") + "/oauth/authorize"
+	checks := []struct {
+		ok   bool
+		what string
+	}{
+		{u.Scheme+"://"+u.Host+u.Path == endpoint, "the URL is the authorization endpoint " + endpoint},
+		{q.Get("response_type") == "code", `response_type is "code"`},
+		{q.Get("code_challenge") != "" && q.Get("code_challenge_method") == "S256", "an S256 code_challenge"},
+		{q.Get("state") != "", "a state"},
+		{q.Get("redirect_uri") == redirect, "redirect_uri is the provider's " + redirect},
+	}
+	for _, c := range checks {
+		if err := w.expect(c.ok, c.what, "the URL is %s", u.Redacted()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// authURLStateNot: Then the authorization URL's state was not "x"
+func (w *world) authURLStateNot(state string) error {
+	for _, u := range w.authURLs() {
+		if u.Query().Get("state") == state {
+			return w.expect(false, fmt.Sprintf("the state is not the provider's %q", state), "it is")
+		}
+	}
+	return w.expect(len(w.authURLs()) > 0, "authorize() was called", "it never was")
+}
+
+// base64url is a base64url string without padding.
+var base64url = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// twoLogins: Then the two authorization URLs had different states [of at
+// least 22 base64url characters] [and code challenges]
+func (w *world) twoLogins(what string) error {
+	us := w.authURLs()
+	if len(us) < 2 {
+		return w.expect(false, "two logins", "%d authorization URL(s)", len(us))
+	}
+	a, b := us[0].Query(), us[1].Query()
+	if err := w.expect(a.Get("state") != b.Get("state"), "the states differ", "both are %q", a.Get("state")); err != nil {
+		return err
+	}
+	if strings.Contains(what, "code challenges") {
+		if err := w.expect(a.Get("code_challenge") != b.Get("code_challenge"), "the code challenges differ", "both are %q", a.Get("code_challenge")); err != nil {
+			return err
+		}
+	}
+	if strings.Contains(what, "22 base64url") {
+		for _, q := range []url.Values{a, b} {
+			s := q.Get("state")
+			if err := w.expect(len(s) >= 22 && base64url.MatchString(s), "a state of at least 22 base64url characters", "%q", s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// providerCalls returns the calls of one method of a provider.
+func (w *world) providerCalls(provider, method string) []adapter.ProviderCall {
+	var out []adapter.ProviderCall
+	for _, r := range hostRecordsOf(w.log.Records(), "provider") {
+		var c adapter.ProviderCall
+		_ = json.Unmarshal(r.Params, &c)
+		if c.Provider == provider && c.Method == method {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// providerAsked: Then the provider "p" was asked to "saveTokens" 1 time | was never asked to "state"
+func (w *world) providerAsked(provider, never, method, n string) error {
+	got := len(w.providerCalls(provider, method))
+	want := atoi(n)
+	if never != "" {
+		want = 0
+	}
+	return w.expect(got == want, fmt.Sprintf("provider %s was asked to %s %d time(s)", provider, method, want), "%d time(s)", got)
+}
+
+// providerHolds: Then the provider "p" still holds its tokens — the last
+// ones the implementation saved.
+func (w *world) providerHolds(provider string) error {
+	saves := w.providerCalls(provider, "saveTokens")
+	var held json.RawMessage
+	_ = w.host.oauth.withProvider(provider, func(p *providerStore) error {
+		held = p.tokens
+		return nil
+	})
+	if len(saves) == 0 {
+		return w.expect(false, "the implementation saved tokens in "+provider, "it saved none")
+	}
+	return w.expect(held != nil && jsonEqual(held, saves[len(saves)-1].Value), fmt.Sprintf("provider %s still holds the tokens saved last", provider), "it holds %s", truncateText(string(held), 80))
+}
+
+// asRequests returns an authorization server's requests to one endpoint
+// ("" for all).
+func (w *world) asRequests(name, endpoint string) []record.Record {
+	var out []record.Record
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTP && (endpoint == "" || r.Method == endpoint) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// formOf decodes the Params of an authorization server's record: each
+// parameter a string, or a list when repeated.
+func formOf(r record.Record) map[string]any {
+	m := map[string]any{}
+	_ = json.Unmarshal(r.Params, &m)
+	return m
+}
+
+// grants returns the token requests of one grant type.
+func (w *world) grants(name, grant string) []record.Record {
+	var out []record.Record
+	for _, r := range w.asRequests(name, oauth.EndpointToken) {
+		if formOf(r)["grant_type"] == grant {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// asReceived: Then "as" received 1 "metadata" request | received no "token" request
+func (w *world) asReceived(name, n, endpoint string) error {
+	if _, err := w.authServerOf(name); err != nil {
+		return err
+	}
+	got := w.asRequests(name, endpoint)
+	want := atoi(n) // "no" reads as 0
+	return w.expect(len(got) == want, fmt.Sprintf("%s received %d %s request(s)", name, want, endpoint), "%d: %s", len(got), summarize(got))
+}
+
+// asReceivedGrants: Then "as" received 1 "refresh_token" grant [with a code_verifier] | received no "x" grant
+func (w *world) asReceivedGrants(name, n, grant, verifier string) error {
+	got := w.grants(name, grant)
+	want := atoi(n)
+	if err := w.expect(len(got) == want, fmt.Sprintf("%s received %d %s grant(s)", name, want, grant), "%d", len(got)); err != nil {
+		return err
+	}
+	if verifier != "" {
+		for _, r := range got {
+			if v, _ := formOf(r)["code_verifier"].(string); v == "" {
+				return w.expect(false, "every "+grant+" grant carries a code_verifier", "one carries none")
+			}
+		}
+	}
+	return nil
+}
+
+// receivedNothing: Then "as" received nothing — an authorization server
+// or an MCP server.
+func (w *world) receivedNothing(name string) error {
+	var got []record.Record
+	if _, ok := w.authServers[name]; ok {
+		got = w.asRequests(name, "")
+	} else {
+		if _, err := w.fake(name); err != nil {
+			return err
+		}
+		got = contactsOf(w.log.Records(), name)
+	}
+	return w.expect(len(got) == 0, name+" received no request", "%s", summarize(got))
+}
+
+// otherOriginUntouched: Then no request reached the other origin of "as"
+func (w *world) otherOriginUntouched(name string) error {
+	n, err := w.otherOriginHit(name)
+	if err != nil {
+		return err
+	}
+	return w.expect(n == 0, "no request reached the other origin of "+name, "%d did", n)
+}
+
+// carried reports whether a request record carries text in a header (Basic
+// credentials decoded) or its parameters.
+func carried(r record.Record, text string) bool {
+	if r.HTTP != nil {
+		for _, vs := range r.HTTP.Header {
+			for _, v := range vs {
+				if strings.Contains(v, text) {
+					return true
+				}
+				if b, ok := strings.CutPrefix(v, "Basic "); ok {
+					if d, err := base64.StdEncoding.DecodeString(b); err == nil && strings.Contains(string(d), text) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return strings.Contains(string(r.Params), text)
+}
+
+// noRequestCarried: Then no request "as" received carried "secret" [but at its token endpoint]
+func (w *world) noRequestCarried(name, text, butToken string) error {
+	var hits []record.Record
+	for _, r := range w.asRequests(name, "") {
+		if butToken != "" && r.Method == oauth.EndpointToken {
+			continue
+		}
+		if carried(r, text) {
+			hits = append(hits, r)
+		}
+	}
+	return w.expect(len(hits) == 0, fmt.Sprintf("no request %s received carried %q", name, text), "%s", summarize(hits))
+}
+
+// noRequestHeader: Then no request "docs" received carried the header "DPoP"
+func (w *world) noRequestHeader(name, header string) error {
+	var hits []record.Record
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && http.Header(r.HTTP.Header).Get(header) != "" {
+			hits = append(hits, r)
+		}
+	}
+	return w.expect(len(hits) == 0, fmt.Sprintf("no request %s received carried %s", name, header), "%s", summarize(hits))
+}
+
+// mcpRequests returns the requests an HTTP fake's mount received (not its
+// protected resource metadata).
+func (w *world) mcpRequests(name string) []record.Record {
+	var out []record.Record
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && strings.HasPrefix(r.HTTP.Path, "/mcp/") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// bearerOf returns the Bearer token of a request, "" if none.
+func bearerOf(r record.Record) string {
+	if r.HTTP == nil {
+		return ""
+	}
+	v, _ := strings.CutPrefix(http.Header(r.HTTP.Header).Get("Authorization"), "Bearer ")
+	return v
+}
+
+// neverAuthorization: Then "docs" never received an Authorization header
+func (w *world) neverAuthorization(name string) error {
+	var hits []record.Record
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && http.Header(r.HTTP.Header).Get("Authorization") != "" {
+			hits = append(hits, r)
+		}
+	}
+	return w.expect(len(hits) == 0, name+" never received an Authorization header", "%s", summarize(hits))
+}
+
+// everyBearer: Then every MCP request "docs" received after the login
+// carried a Bearer token — after the first token the authorization server
+// issued (a client may first ask without one, to find the server).
+func (w *world) everyBearer(name string) error {
+	reqs := w.mcpRequests(name)
+	first := int64(0)
+	for _, r := range w.log.Records() {
+		if r.Kind == record.KindHTTP && r.Method == oauth.EndpointToken {
+			first = r.Seq
+			break
+		}
+	}
+	checked := 0
+	for _, r := range reqs {
+		if r.Seq < first {
+			continue
+		}
+		checked++
+		if err := w.expect(bearerOf(r) != "", name+"'s MCP requests after the login carry a Bearer token", "#%d does not", r.Seq); err != nil {
+			return err
+		}
+	}
+	return w.expect(checked > 0, name+" received MCP requests after the login", "it received none")
+}
+
+// everyMinted: Then every MCP request "docs" received carried the provider's access token
+func (w *world) everyMinted(name string) error {
+	reqs := w.mcpRequests(name)
+	if err := w.expect(len(reqs) > 0 && len(w.minted) > 0, name+" received MCP requests, with the host's token", "%d requests, %d tokens", len(reqs), len(w.minted)); err != nil {
+		return err
+	}
+	for _, r := range reqs {
+		if err := w.expect(slices.Contains(w.minted, bearerOf(r)), "every MCP request carried the host's saved access token", "#%d carried %q", r.Seq, truncateText(bearerOf(r), 12)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// metadataFetched: Then "docs" received a request for its protected resource metadata
+func (w *world) metadataFetched(name string) error {
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && strings.HasPrefix(r.HTTP.Path, "/.well-known/oauth-protected-resource") {
+			return w.expect(true, "", "")
+		}
+	}
+	return w.expect(false, name+" received a request for its protected resource metadata", "it received none")
+}
+
+// namedResource: Then the authorization request and the code exchange named the resource "docs"
+func (w *world) namedResource(name string) error {
+	f, err := w.fake(name)
+	if err != nil {
+		return err
+	}
+	us := w.authURLs()
+	if err := w.expect(len(us) > 0 && us[0].Query().Get("resource") == f.url, "the authorization URL names the resource "+f.url, "it names %q", resourceOf(us)); err != nil {
+		return err
+	}
+	for _, as := range w.authServers {
+		for _, r := range w.grants(as.name, "authorization_code") {
+			if err := w.expect(formOf(r)["resource"] == f.url, "the code exchange names the resource "+f.url, "it names %v", formOf(r)["resource"]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resourceOf is the resource of the first authorization URL, for failures.
+func resourceOf(us []*url.URL) string {
+	if len(us) == 0 {
+		return ""
+	}
+	return us[0].Query().Get("resource")
+}
+
+// nothingListened: Then nothing listened on the redirect URL's port during the login
+func (w *world) nothingListened() error {
+	o := &w.host.oauth
+	o.mu.Lock()
+	checked, busy := o.portChecked, o.portBusy
+	o.mu.Unlock()
+	if err := w.expect(checked > 0, "the redirect URL's port was checked during the login", "authorize() was never called"); err != nil {
+		return err
+	}
+	return w.expect(!busy, "nothing listened on the redirect URL's port during the login", "something did")
+}
+
+// noSecretShown: Then no secret of the login appears in list(), an approval request or an event
+func (w *world) noSecretShown(ctx context.Context) error {
+	var secrets []string
+	for _, r := range hostRecordsOf(w.log.Records(), "provider") {
+		var c adapter.ProviderCall
+		_ = json.Unmarshal(r.Params, &c)
+		switch c.Method {
+		case "saveTokens":
+			var t struct {
+				Access  string `json:"access_token"`
+				Refresh string `json:"refresh_token"`
+			}
+			_ = json.Unmarshal(c.Value, &t)
+			secrets = append(secrets, t.Access, t.Refresh)
+		case "saveCodeVerifier":
+			var v string
+			_ = json.Unmarshal(c.Value, &v)
+			secrets = append(secrets, v)
+		}
+	}
+	for _, r := range hostRecordsOf(w.log.Records(), "authorize-returned") {
+		var cb struct{ Callback string }
+		_ = json.Unmarshal(r.Params, &cb)
+		if u, err := url.Parse(cb.Callback); err == nil {
+			secrets = append(secrets, u.Query().Get("code"))
+		}
+	}
+	for _, u := range w.authURLs() {
+		secrets = append(secrets, u.String(), u.Query().Get("code_challenge"))
+	}
+	secrets = slices.DeleteFunc(secrets, func(s string) bool { return len(s) < 8 })
+	if err := w.expect(len(secrets) >= 4, "the login produced tokens, a code, a verifier and an authorization URL", "only %d secrets", len(secrets)); err != nil {
+		return err
+	}
+	var places []string
+	if w.info.Implements(adapter.OpList) {
+		l, err := w.list(ctx)
+		if err != nil {
+			return err
+		}
+		b, _ := json.Marshal(l)
+		places = append(places, "list() "+string(b))
+	}
+	for _, a := range w.host.approvalRequests() {
+		b, _ := json.Marshal(a)
+		places = append(places, "approval "+string(b))
+	}
+	for _, e := range w.host.allEvents() {
+		b, _ := json.Marshal(e)
+		places = append(places, "event "+string(b))
+	}
+	for _, p := range places {
+		for _, s := range secrets {
+			if strings.Contains(p, s) {
+				return w.expect(false, "no secret of the login in list(), approvals or events", "%s holds %q", truncateText(p, 60), truncateText(s, 16))
+			}
+		}
+	}
+	return w.expect(true, "", "")
+}
+
+// refusedOnceMore: Then "docs" received the refused call of the tool "search" exactly once more
+// — the JSON-RPC request refused with 401 was sent exactly twice.
+func (w *world) refusedOnceMore(name, tool string) error {
+	calls := toolCalls(w.log.Records(), name, tool)
+	byID := map[string]int{}
+	for _, c := range calls {
+		byID[string(c.ID)]++
+	}
+	refused := 0
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusUnauthorized {
+			refused++
+		}
+	}
+	if err := w.expect(refused == 1, "one call was refused with 401", "%d were", refused); err != nil {
+		return err
+	}
+	return w.expect(len(byID) == 1 && len(calls) == 2, fmt.Sprintf("the refused call of %s was sent exactly once more (one id, twice)", tool), "%d calls with %d ids", len(calls), len(byID))
+}
+
+// answeredCalls: Then "docs" answered 2 calls of the tool "search"
+func (w *world) answeredCalls(name string, n int, tool string) error {
+	got := 0
+	for _, r := range w.log.Records() {
+		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK {
+			got++
+		}
+	}
+	return w.expect(got == n, fmt.Sprintf("%s answered %d calls of %s", name, n, tool), "%d", got)
+}
+
+// createsAgentAgain: When the host creates the agent again — a new agent
+// with the same options and host, after the first was closed.
+func (w *world) createsAgentAgain(ctx context.Context) error {
+	if w.agent == nil {
+		return fmt.Errorf("there is no first agent")
+	}
+	if w.last == nil || w.last.what != "closing the agent" {
+		if err := closeWithin(ctx, w.agent); err != nil {
+			return fmt.Errorf("closing the first agent: %w", err)
+		}
+	}
+	w.agent = nil
+	return w.createAgent(ctx)
+}
+
+// refusedCalls: When "docs" refused 2 calls with 401 — waits for them.
+func (w *world) refusedCalls(ctx context.Context, name string, n int) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	_, err := w.log.Wait(sctx, func(rs []record.Record) bool {
+		got := 0
+		for _, r := range rs {
+			if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusUnauthorized {
+				got++
+			}
+		}
+		return got >= n
+	})
+	if err != nil {
+		return fmt.Errorf("%q never refused %d calls with 401: %w", name, n, err)
+	}
+	return nil
+}
+
+// stopsRefusing: When the protected server "docs" stops refusing valid tokens
+func (w *world) stopsRefusing(name string) error {
+	f, err := w.fake(name)
+	if err != nil {
+		return err
+	}
+	if f.guard == nil {
+		return fmt.Errorf("%q is not a protected server in use", name)
+	}
+	f.guard.Accept()
+	return nil
+}
+
+// tokenExpires: When the access token the provider "p" holds expires — the
+// host's saved access token is replaced by one the server never issued, as
+// an expired one would be refused.
+func (w *world) tokenExpires(provider string) error {
+	return w.host.oauth.withProvider(provider, func(p *providerStore) error {
+		if p.tokens == nil {
+			return fmt.Errorf("the provider %q holds no tokens", provider)
+		}
+		var t map[string]any
+		if err := json.Unmarshal(p.tokens, &t); err != nil {
+			return err
+		}
+		t["access_token"] = "la-expired-access-token-0d1e"
+		p.tokens = mustJSON(t)
+		return nil
+	})
+}
+
+// createsAgentAndRegisters: When the host creates the agent and registers
+// "docs" — the registration is skipped when creation fails, so the step
+// fits rules that refusing at construction and at registration both obey.
+func (w *world) createsAgentAndRegisters(ctx context.Context, name string) error {
+	if err := w.createAgent(ctx); err != nil {
+		return err
+	}
+	if w.agent == nil {
+		return nil
+	}
+	return w.registers(ctx, name, "", "")
+}

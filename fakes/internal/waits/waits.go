@@ -1,0 +1,27 @@
+// Package waits holds the bounded waits the fakes share, so that every
+// wait of a fake's Close has a deadline.
+package waits
+
+import (
+	"sync"
+	"time"
+)
+
+// Group waits for wg's counter to reach zero, at most d; it reports
+// whether it did. When it did not, the goroutine that waits on wg stays
+// until the counter does reach zero.
+func Group(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
