@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 )
 
@@ -51,9 +52,19 @@ Feature: runner self-test, other system
     Then it succeeds
 `
 
+// liteAgentOnly is the reference claiming lite-agent alone, so that the
+// self-test has a system the implementation does not claim.
+type liteAgentOnly struct{ refadapter.Target }
+
+func (t liteAgentOnly) Info(ctx context.Context) (adapter.Info, error) {
+	i, err := t.Target.Info(ctx)
+	i.Systems = []adapter.System{adapter.LiteAgent}
+	return i, err
+}
+
 func runSelfTest(t *testing.T, opts conformance.Options) (*conformance.Report, error) {
 	t.Helper()
-	opts.Target = refadapter.Target{}
+	opts.Target = liteAgentOnly{}
 	opts.Features = fstest.MapFS{
 		"self.feature":  {Data: []byte(selfTest)},
 		"blade.feature": {Data: []byte(selfTestBlade)},

@@ -19,7 +19,7 @@ func atoi(s string) int {
 // world. Every step is defined once, here; the methods live in steps_*.go.
 func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	// Fake servers.
-	sc.Step(`^(a stdio|an HTTPS?) MCP server "([^"]*)" with tools "([^"]*)"(?: served (\d+) per page)?$`, w.aServerWithTools)
+	sc.Step(`^(a stdio|an HTTPS?|an SSE) MCP server "([^"]*)" with tools "([^"]*)"(?: served (\d+) per page)?$`, w.aServerWithTools)
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with (\d+) tools?(?: described in (\d+) bytes each)?(?: served (\d+) per page)?( and a cursor that never ends)?$`, w.aServerWithNTools)
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with a tool whose name has (\d+) characters$`, w.aServerWithLongToolName)
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" that (exits on|never answers) "([^"]*)"$`, w.aServerThatMisbehaves)
@@ -246,4 +246,20 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^the model received (a tool .+)$`, w.modelReceived)
 	sc.Step(`^the model was asked (\d+) times?$`, w.modelAskedTimes)
 	sc.Step(`^the approval handler was asked (\d+) times?$`, w.approvalAskedAny)
+
+	// The Blade profile (steps_blade.go).
+	sc.Step(`^the mcpServers option declares "([^"]*)" with (\{.*\})$`, w.declaresWith)
+	sc.Step(`^the mcpServers option declares a stdio server "([^"]*)" running "([^"]*)"$`, w.declaresCommand)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with the tool "([^"]*)" described as "([^"]*)"$`, w.toolDescribed)
+	sc.Step(`^the host creates the session$`, w.createsAgent)
+	sc.Step(`^the host calls (mcpConnect|mcpDisconnect|mcpReconnect)\("([^"]*)"\)( in the background)?$`, w.runtimeCall)
+	sc.Step(`^mcpServerStatus\(\) shows exactly the servers "([^"]*)"$`, w.statusServers)
+	sc.Step(`^mcpServerStatus\(\) shows "([^"]*)" as "(connected|disconnected|connecting|error)"(?: with (\d+) tools?)?$`, w.statusIs)
+	sc.Step(`^mcpServerStatus\(\) shows "([^"]*)" as "connecting" while the background operation runs$`, w.statusConnecting)
+	sc.Step(`^every mcpServerStatus\(\) entry seen had Blade's shape$`, w.statusShapes)
+	sc.Step(`^the connectedAt of "([^"]*)" is later than before$`, w.connectedLater)
+	sc.Step(`^mcpListTools\(\) lists exactly the tools of "([^"]*)"$`, w.listsToolsOf)
+	sc.Step(`^mcpListTools\(\) lists no tools?$`, w.listsNoTools)
+	sc.Step(`^mcpListTools\(\) lists "([^"]*)" of "([^"]*)" described as "([^"]*)"$`, w.listsToolDescribed)
+	sc.Step(`^of "([^"]*)" and "([^"]*)" only "([^"]*)" failed, for a name collision$`, w.collidedStep)
 }

@@ -14,6 +14,8 @@ import (
 // transportOf maps "a stdio" / "an HTTP" / "an HTTPS" to a transport.
 func transportOf(article string) string {
 	switch {
+	case strings.Contains(article, "SSE"):
+		return "sse"
 	case strings.Contains(article, "HTTPS"):
 		return "https"
 	case strings.Contains(article, "HTTP"):

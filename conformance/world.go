@@ -75,6 +75,8 @@ type world struct {
 	projectionErr error
 	projected     bool
 
+	bladeState bladeState // what a Blade scenario observed of its session
+
 	assertions int    // how many checks the steps made
 	skipReason string // why a step skipped the scenario
 	closed     bool
@@ -83,7 +85,7 @@ type world struct {
 // fake is one scripted MCP server of the scenario.
 type fake struct {
 	name        string
-	transport   string // "stdio", "http" or "https"
+	transport   string // "stdio", "http", "https" or "sse"
 	script      *mcpfake.Script
 	protectedBy string          // the authorization server guarding it, if any
 	guard       *oauth.Resource // its guard, once mounted
@@ -137,6 +139,9 @@ func (w *world) setup(sc Scenario) error {
 	}
 	w.host = &host{log: w.log}
 	w.opts = adapter.AgentOptions{System: adapter.LiteAgent, Workdir: w.workdir, Approval: true}
+	if slices.Equal(sc.Systems, []adapter.System{adapter.Blade}) {
+		w.opts.System = adapter.Blade
+	}
 	w.rec, err = record.NewServer(w.log)
 	return err
 }
@@ -211,6 +216,15 @@ func (w *world) materialize(f *fake) error {
 			return err
 		}
 		f.url = srv.Mount(f.script)
+	case "sse":
+		if f.url != "" {
+			return nil
+		}
+		srv, err := w.httpServer("http")
+		if err != nil {
+			return err
+		}
+		f.url = srv.MountSSE(f.script)
 	}
 	return nil
 }
@@ -283,7 +297,9 @@ func (w *world) entry(name string) (json.RawMessage, error) {
 		return nil, err
 	}
 	var e map[string]any
-	if f.transport != "stdio" {
+	if f.transport == "sse" {
+		e = map[string]any{"type": "sse", "url": f.url}
+	} else if f.transport != "stdio" {
 		e = map[string]any{"type": "http", "url": f.url}
 	} else {
 		e = map[string]any{"type": "stdio", "command": w.run.opts.FakeCommand[0], "args": w.stdioArgs(f)}

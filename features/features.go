@@ -11,8 +11,8 @@ import "embed"
 
 // FS holds every feature file, under a directory per system.
 //
-//go:embed lite-agent/*.feature
+//go:embed lite-agent/*.feature blade/*.feature
 var FS embed.FS
 
 // Dirs are the directories of FS that hold feature files.
-var Dirs = []string{"lite-agent"}
+var Dirs = []string{"lite-agent", "blade"}

@@ -22,6 +22,9 @@ type Agent struct {
 	mut     mutations
 	reg     *Registry
 	rootCAs *x509.CertPool // nil: the system's
+	// blade selects the Blade profile ([Session]): no mcp_connect, no
+	// probe process, connections made by the session, not by runs.
+	blade bool
 
 	root      *Agent // the root agent of a sub-agent; nil for a root
 	archive   *archive
@@ -47,6 +50,12 @@ type Agent struct {
 // the mcpServers option, and starts nothing (LA-CFG-10, LA-CFG-11). Servers
 // connect at the first [Agent.Send] or at [Registry.Register].
 func New(opts Options) (*Agent, error) {
+	return newAgent(opts, false)
+}
+
+// newAgent builds an agent under the lite-agent profile, or under the
+// Blade profile for [NewSession].
+func newAgent(opts Options, blade bool) (*Agent, error) {
 	opts = opts.resolved()
 	for i, t := range opts.MCPTransports {
 		if t != TransportStdio && t != TransportHTTP {
@@ -54,7 +63,7 @@ func New(opts Options) (*Agent, error) {
 				Msg: fmt.Sprintf("unknown transport %q; use \"stdio\" or \"http\"", t)}
 		}
 	}
-	a := &Agent{opts: opts, mut: newMutations(opts.Mutations)}
+	a := &Agent{opts: opts, mut: newMutations(opts.Mutations), blade: blade}
 	if err := a.validateOAuth(); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ type connection struct {
 	session *mcp.ClientSession
 	proc    *process     // the stdio server, nil for http
 	http    *http.Client // the http client, nil for stdio
+	// sse marks the legacy HTTP+SSE transport (Blade profile): its event
+	// stream is long-lived, so only each event is capped, not the stream.
+	sse     bool
 	tools   []*tool
 	timeout time.Duration // bounds each call (LA-TMO-02)
 
@@ -68,7 +71,7 @@ func (a *Agent) connect(ctx context.Context, s *server) (*connection, error) {
 		req.URL, req.Command, req.Args = "", s.cfg.Command, s.cfg.Args
 	}
 	m := a.mut
-	skip := m.has(MutConnectWithoutApproval) ||
+	skip := a.blade || m.has(MutConnectWithoutApproval) ||
 		(m.has(MutTrustProjectFiles) && s.source == SourceProject) ||
 		(m.has(MutDryRunSkipsConnect) && a.opts.DryRun) ||
 		(m.has(MutRefreshWithoutApproval) && s.refreshing) ||
@@ -98,7 +101,7 @@ func (a *Agent) connectTimed(ctx context.Context, s *server, auth *oauthSession)
 	}
 	ctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
-	if s.cfg.transport() == TransportStdio && !a.mut.has(MutNoProbe) {
+	if s.cfg.transport() == TransportStdio && !a.mut.has(MutNoProbe) && !a.blade {
 		if err := a.probe(ctx, s); err != nil {
 			return nil, err
 		}
@@ -155,7 +158,11 @@ func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *o
 	if !a.mut.has(MutOfferSampling) {
 		client.AddReceivingMiddleware(refuseServerRequests)
 	}
-	if !a.mut.has(MutDowngrade) && !a.mut.has(MutOldProtocol) {
+	// lite-agent pins one protocol version (LA-TRN-01, LA-TRN-02); Blade
+	// names none, so its profile lets go-sdk negotiate (interpretation
+	//
+	pinned := !a.blade && !a.mut.has(MutDowngrade) && !a.mut.has(MutOldProtocol)
+	if pinned {
 		client.AddSendingMiddleware(conn.pinProtocol)
 	}
 	client.AddSendingMiddleware(conn.countTools)
@@ -181,6 +188,11 @@ func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *o
 		// One server-sent event is bounded like a whole response.
 		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: MaxMessageBytes}
+	case TransportSSE:
+		// The legacy HTTP+SSE transport: the Blade profile only
+		// (BL-TRN-03).
+		conn.http, conn.sse = a.newHTTPClient(s.cfg, conn), true
+		transport = sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxEventSize: MaxMessageBytes}}
 	}
 	var sessionOpts *mcp.ClientSessionOptions
 	if a.mut.has(MutOldProtocol) {
@@ -201,7 +213,7 @@ func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *o
 		_, _ = session.ListResources(ctx, nil)
 		_, _ = session.ListPrompts(ctx, nil)
 	}
-	if v := session.InitializeResult().ProtocolVersion; v != ProtocolVersion && !a.mut.has(MutDowngrade) && !a.mut.has(MutOldProtocol) {
+	if v := session.InitializeResult().ProtocolVersion; v != ProtocolVersion && pinned {
 		conn.close()
 		return nil, &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: s.name, Msg: fmt.Sprintf("the server negotiated MCP %s; only %s is supported", v, ProtocolVersion)}
 	}

@@ -173,19 +173,13 @@ func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
 	var c ServerConfig
 	for _, m := range members {
 		f := joinField(field, m.key)
+		if ok, cerr := d.commonField(m, f, &c); ok {
+			if cerr != nil {
+				return ServerConfig{}, cerr
+			}
+			continue
+		}
 		switch m.key {
-		case "type":
-			err = d.str(m.value, f, &c.Type)
-		case "command":
-			err = d.str(m.value, f, &c.Command)
-		case "url":
-			err = d.str(m.value, f, &c.URL)
-		case "args":
-			err = d.strings(m.value, f, &c.Args)
-		case "env":
-			err = d.stringMap(m.value, f, &c.Env)
-		case "headers":
-			err = d.stringMap(m.value, f, &c.Headers)
 		case "timeoutMs":
 			err = d.timeout(m.value, f, &c.Timeout)
 		case "token":
@@ -212,6 +206,27 @@ func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
 		c = interpolate(c, d.environ)
 	}
 	return c, nil
+}
+
+// commonField decodes a field that lite-agent entries and Blade
+// McpServerConfigs share (type, command, url, args, env, headers); it
+// reports whether m is one of them.
+func (d *decoder) commonField(m member, f string, c *ServerConfig) (bool, error) {
+	switch m.key {
+	case "type":
+		return true, d.str(m.value, f, &c.Type)
+	case "command":
+		return true, d.str(m.value, f, &c.Command)
+	case "url":
+		return true, d.str(m.value, f, &c.URL)
+	case "args":
+		return true, d.strings(m.value, f, &c.Args)
+	case "env":
+		return true, d.stringMap(m.value, f, &c.Env)
+	case "headers":
+		return true, d.stringMap(m.value, f, &c.Headers)
+	}
+	return false, nil
 }
 
 // validateServer checks a named entry wherever it came from: the alias

@@ -98,6 +98,9 @@ func newTool(alias string, mt *mcp.Tool, m mutations) (*tool, error) {
 	if m.has(MutFlatToolName) {
 		full = "mcp_" + alias + "_" + mt.Name
 	}
+	if m.has(MutBladeRawNames) {
+		full = mt.Name
+	}
 	if err := validateToolName(full, mt.Name, m); err != nil {
 		e := err.(*Error)
 		e.Source = alias

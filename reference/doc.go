@@ -32,6 +32,14 @@
 //   - permissions: a [Policy] of ask/allow/deny patterns, answered by an
 //     [ApprovalHandler]; without one, everything asked is denied.
 //
+// A [Session] ([NewSession]) is the same core under the Blade profile: a
+// Blade Agent SDK session whose McpServerConfigs ([DecodeBladeServers]) are
+// connected when it is created (disabled ones on demand), over stdio, the
+// legacy HTTP+SSE transport or Streamable HTTP, with Blade's runtime API
+// (mcpServerStatus, mcpConnect, mcpDisconnect, mcpReconnect, mcpListTools)
+// and names that collide after normalization refused. It has no in-process
+// servers, health checks or OAuth yet.
+//
 // [Mutation] values deliberately break single rules; they exist only so that
 // the conformance suite can show its scenarios failing.
 package reference

@@ -157,7 +157,7 @@ func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 	}
 	limit := int64(MaxMessageBytes)
 	switch {
-	case m.has(MutNoHTTPCap):
+	case m.has(MutNoHTTPCap), t.conn.sse && req.Method == http.MethodGet:
 		return resp, nil
 	case m.has(MutLateHTTPCap):
 		limit = 64 << 20

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Status is a server's local state, as [Registry.List] reports it.
@@ -25,6 +26,9 @@ const (
 	// StatusFailed: its last connection attempt failed; it is tried again
 	// at the next run.
 	StatusFailed Status = "failed"
+	// StatusConnecting: a connection is being made (the Blade profile's
+	// runtime API only; a lite-agent list() never shows it).
+	StatusConnecting Status = "connecting"
 )
 
 // server is one registry entry.
@@ -44,6 +48,12 @@ type server struct {
 	// connected says the server was connected once: its OAuth never logs
 	// in interactively again (LA-OAU-37).
 	connected bool
+	// blade is the server's Blade configuration (Blade profile only);
+	// connectedAt is when its current connection was made, and
+	// lastTools are the tools it had before it was disconnected.
+	blade       *BladeServerConfig
+	connectedAt time.Time
+	lastTools   []*tool
 }
 
 // Registry is the agent's one registry of MCP servers, fed by the global
@@ -250,6 +260,7 @@ func (r *Registry) commit(s *server, conn *connection, insert bool) error {
 	err := r.admit(s, conn, insert)
 	if err == nil {
 		s.conn, s.status, s.err, s.connected = conn, StatusConnected, nil, true
+		s.connectedAt = time.Now()
 		if insert {
 			r.servers = append(r.servers, s)
 		}
@@ -291,6 +302,11 @@ func (r *Registry) admit(s *server, conn *connection, insert bool) error {
 			taken[t.full] = o.name
 		}
 		size += o.conn.catalogBytes()
+	}
+	if r.agent.blade {
+		if err := r.admitBlade(s, conn); err != nil {
+			return err
+		}
 	}
 	if !m.has(MutSkipCollisionCheck) {
 		for _, t := range conn.tools {

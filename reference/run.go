@@ -57,7 +57,10 @@ func (a *Agent) Run(ctx context.Context, prompt string, onEvent func(Event)) (*R
 			return nil, err
 		}
 	}
-	if err := a.reg.connectPending(ctx); err != nil {
+	if a.blade {
+		// A Blade session's connections are made at creation and by its
+		// runtime API, never by a run.
+	} else if err := a.reg.connectPending(ctx); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
 			emit(Event{Type: "error", Server: e.Source, Name: e.Source, Error: e.Error()})
@@ -140,7 +143,7 @@ func (a *Agent) fullCatalog() []entry {
 func (a *Agent) catalogOf(visible func(string) bool) []entry {
 	var out []entry
 	for _, t := range a.reg.catalog() {
-		if visible(t.full) {
+		if visible(t.full) && !a.mut.has(MutBladeNoMCPTools) {
 			out = append(out, entry{spec: t.spec(), mcp: t})
 		}
 	}
@@ -370,6 +373,8 @@ func (a *Agent) authorize(ctx context.Context, name string, req ApprovalRequest)
 	case m.has(MutAllowedToolsGrant) && slices.Contains(a.opts.AllowedTools, name):
 		v = verdictAllow
 	case m.has(MutRememberApproval) && a.remembered(name):
+		v = verdictAllow
+	case m.has(MutBladeAlwaysAllowGrants) && req.Tool != "" && a.alwaysAllowed(req.Server, req.Tool):
 		v = verdictAllow
 	}
 	if m.has(MutApproveByServer) && req.Tool != "" {

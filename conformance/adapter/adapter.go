@@ -94,6 +94,42 @@ type Agent interface {
 	// Project projects an MCP tool result (CallToolResult JSON) the way
 	// the agent would for its model ([OpProject], [CapProjection]).
 	Project(ctx context.Context, result json.RawMessage) (Projection, error)
+	// MCPStatus is a Blade session's mcpServerStatus() ([OpMCPStatus]).
+	MCPStatus(ctx context.Context) ([]BladeServerStatus, error)
+	// MCPConnect, MCPDisconnect and MCPReconnect are a Blade session's
+	// mcpConnect(name), mcpDisconnect(name) and mcpReconnect(name).
+	MCPConnect(ctx context.Context, name string) error
+	MCPDisconnect(ctx context.Context, name string) error
+	MCPReconnect(ctx context.Context, name string) error
+	// MCPListTools is a Blade session's mcpListTools() ([OpMCPListTools]).
+	MCPListTools(ctx context.Context) ([]ToolInfo, error)
+}
+
+// BladeServerStatus is one McpServerStatus of a Blade session, as the
+// implementation reported it: the adapter translates types (a Date to an
+// RFC 3339 string) but never values, so that the runner can check them.
+type BladeServerStatus struct {
+	Name string `json:"name"`
+	// Status is the implementation's word, verbatim; Blade allows
+	// connected, disconnected, connecting and error (BL-RT-02).
+	Status string `json:"status"`
+	// ToolCount is toolCount, verbatim; a non-number is passed as null
+	// and fails the shape check.
+	ToolCount *float64 `json:"toolCount"`
+	// Tools is tools, absent when the implementation left it out.
+	Tools []string `json:"tools,omitempty"`
+	// ConnectedAt is connectedAt as an RFC 3339 time with at least
+	// millisecond precision (Date.toISOString()), "" when absent.
+	ConnectedAt string `json:"connectedAt,omitempty"`
+	// Error is error, "" when absent.
+	Error string `json:"error,omitempty"`
+}
+
+// ToolInfo is one McpToolInfo of a Blade session's mcpListTools().
+type ToolInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ServerName  string `json:"serverName"`
 }
 
 // SendResult is the outcome of a successful [Agent.Send].

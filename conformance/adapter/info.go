@@ -53,11 +53,19 @@ const (
 	// projection.
 	OpSubagent Operation = "agent/subagent"
 	OpProject  Operation = "agent/project"
+	// The Blade session's runtime API: mcpServerStatus(), mcpConnect(),
+	// mcpDisconnect(), mcpReconnect() and mcpListTools().
+	OpMCPStatus     Operation = "agent/mcpStatus"
+	OpMCPConnect    Operation = "agent/mcpConnect"
+	OpMCPDisconnect Operation = "agent/mcpDisconnect"
+	OpMCPReconnect  Operation = "agent/mcpReconnect"
+	OpMCPListTools  Operation = "agent/mcpListTools"
 )
 
 // Operations lists every operation, in a stable order.
 var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose,
-	OpAdvanceClock, OpLogs, OpRun, OpSubagent, OpProject}
+	OpAdvanceClock, OpLogs, OpRun, OpSubagent, OpProject,
+	OpMCPStatus, OpMCPConnect, OpMCPDisconnect, OpMCPReconnect, OpMCPListTools}
 
 // Implements reports whether the adapter declared operation op.
 func (i Info) Implements(op Operation) bool { return slices.Contains(i.Operations, op) }

@@ -44,7 +44,7 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 	return adapter.Info{
 		Name: "refadapter", Version: Version,
 		Implementation: adapter.Implementation{Name: name, Version: reference.Version},
-		Systems:        []adapter.System{adapter.LiteAgent},
+		Systems:        []adapter.System{adapter.LiteAgent, adapter.Blade},
 		Capabilities: []adapter.Capability{adapter.CapHome, adapter.CapListNormalize, adapter.CapSandbox,
 			adapter.CapClock, adapter.CapLogSinks, adapter.CapSubagent, adapter.CapDryRun, adapter.CapProjection,
 			adapter.CapContextRef, adapter.CapConcurrencyPolicy},
@@ -73,8 +73,12 @@ func (a *refAdapter) Close() error { return nil }
 
 // NewAgent translates the options and builds a reference agent.
 func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
-	if opts.System != "" && opts.System != adapter.LiteAgent {
-		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference implements lite-agent, not %s", opts.System)
+	switch opts.System {
+	case adapter.Blade:
+		return a.newSession(ctx, opts, host)
+	case "", adapter.LiteAgent:
+	default:
+		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference implements lite-agent and blade, not %s", opts.System)
 	}
 	logs := &logBuffer{}
 	ro := reference.Options{
@@ -103,12 +107,7 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 		}
 		ro.MCPServers = servers
 	}
-	if opts.Permission != nil {
-		ro.Permission = &reference.Policy{Ask: opts.Permission.Ask, Allow: opts.Permission.Allow, Deny: opts.Permission.Deny}
-	}
-	if opts.Approval {
-		ro.Approval = approval{host}
-	}
+	ro.Permission, ro.Approval = permissions(opts, host)
 	oauth, err := oauthOptions(opts.MCPOAuth, host)
 	if err != nil {
 		return nil, err
@@ -128,6 +127,19 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	return newAgent(ag, host, clock, logs, a.target.Mutations), nil
 }
 
+// permissions translates the options' permission policy and approval
+// handler; nil means the reference's default policy, or no handler.
+func permissions(opts adapter.AgentOptions, host adapter.Host) (*reference.Policy, reference.ApprovalHandler) {
+	var p *reference.Policy
+	if opts.Permission != nil {
+		p = &reference.Policy{Ask: opts.Permission.Ask, Allow: opts.Permission.Allow, Deny: opts.Permission.Deny}
+	}
+	if !opts.Approval {
+		return p, nil
+	}
+	return p, approval{host}
+}
+
 // newAgent wraps a reference agent, forwarding its subscribe() events.
 func newAgent(ag *reference.Agent, host adapter.Host, clock *reference.ManualClock, logs *logBuffer, mutations []reference.Mutation) *agent {
 	g := &agent{ag: ag, host: host, clock: clock, logs: logs, mutations: mutations}
@@ -142,6 +154,21 @@ type agent struct {
 	clock     *reference.ManualClock // nil unless the options asked for one
 	logs      *logBuffer
 	mutations []reference.Mutation
+}
+
+func (g *agent) MCPStatus(context.Context) ([]adapter.BladeServerStatus, error) {
+	return nil, notBlade()
+}
+func (g *agent) MCPConnect(context.Context, string) error    { return notBlade() }
+func (g *agent) MCPDisconnect(context.Context, string) error { return notBlade() }
+func (g *agent) MCPReconnect(context.Context, string) error  { return notBlade() }
+func (g *agent) MCPListTools(context.Context) ([]adapter.ToolInfo, error) {
+	return nil, notBlade()
+}
+
+// notBlade refuses a Blade operation on a lite-agent agent.
+func notBlade() error {
+	return adapter.Errorf(adapter.KindUnsupported, "a lite-agent agent has no Blade runtime API")
 }
 
 // Run sends through the run's event stream.
@@ -247,9 +274,13 @@ func (g *agent) AwaitIdle(ctx context.Context) error { return contractError(g.ag
 
 // Close closes the agent; ctx bounds how long the caller waits, while the
 // reference finishes closing on its own.
-func (g *agent) Close(ctx context.Context) error {
+func (g *agent) Close(ctx context.Context) error { return closeWithin(ctx, g.ag.Close) }
+
+// closeWithin runs close, waiting for it as long as ctx allows; the
+// implementation finishes closing on its own after that.
+func closeWithin(ctx context.Context, close func() error) error {
 	done := make(chan error, 1)
-	go func() { done <- g.ag.Close() }()
+	go func() { done <- close() }()
 	select {
 	case err := <-done:
 		return contractError(err)

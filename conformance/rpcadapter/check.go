@@ -328,6 +328,31 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 		}
 		return CheckOK, "closed, and refuses work afterwards with kind closed"
 	})
+	// A Blade session's runtime API, when the adapter claims Blade.
+	if info.Claims(adapter.Blade) {
+		op(adapter.OpMCPStatus, "blade session", func() (Verdict, string) {
+			bo := adapter.AgentOptions{System: adapter.Blade, Workdir: opts.Workdir, Approval: true}
+			s, err := p.NewAgent(ctx, bo, host)
+			if err != nil {
+				return CheckFailed, "a Blade session without servers was refused: " + describeErr(err)
+			}
+			defer s.Close(ctx)
+			if st, err := s.MCPStatus(ctx); err != nil || len(st) != 0 {
+				return CheckFailed, fmt.Sprintf("agent/mcpStatus of a session without servers: want [], got %v %s", st, describeErr(err))
+			}
+			if info.Implements(adapter.OpMCPListTools) {
+				if t, err := s.MCPListTools(ctx); err != nil || len(t) != 0 {
+					return CheckFailed, fmt.Sprintf("agent/mcpListTools of a session without servers: want [], got %v %s", t, describeErr(err))
+				}
+			}
+			if info.Implements(adapter.OpMCPConnect) {
+				if err := s.MCPConnect(ctx, "nobody"); !expectKind(err, adapter.KindNotFound) {
+					return CheckFailed, "agent/mcpConnect of an unknown server: want kind not_found, got " + describeErr(err)
+				}
+			}
+			return CheckOK, "a session without servers reports none, lists no tool and refuses an unknown name"
+		})
+	}
 	// An operation on an agent that does not exist.
 	if err := call(string(adapter.OpSend), SendParams{AgentID: "no-such-agent", Prompt: "x"}, nil); adapter.KindOf(err) == "" || adapter.IsFailure(err) {
 		add("unknown agent", CheckFailed, "agent/send to an unknown agent: want an error, got %v", describeErr(err))

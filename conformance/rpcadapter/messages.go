@@ -106,10 +106,7 @@ type RegisterParams struct {
 }
 
 // UnregisterParams are the params of agent/unregister.
-type UnregisterParams struct {
-	AgentID string `json:"agentId"`
-	Name    string `json:"name"`
-}
+type UnregisterParams = NameParams
 
 // ListResult is the result of agent/list.
 type ListResult struct {
@@ -217,4 +214,21 @@ type ProviderParams struct {
 // value, null for none.
 type ProviderResult struct {
 	Value json.RawMessage `json:"value"`
+}
+
+// NameParams are the params of agent/mcpConnect, agent/mcpDisconnect and
+// agent/mcpReconnect: the server's name.
+type NameParams struct {
+	AgentID string `json:"agentId"`
+	Name    string `json:"name"`
+}
+
+// MCPStatusResult is the result of agent/mcpStatus.
+type MCPStatusResult struct {
+	Servers []adapter.BladeServerStatus `json:"servers"`
+}
+
+// MCPListToolsResult is the result of agent/mcpListTools.
+type MCPListToolsResult struct {
+	Tools []adapter.ToolInfo `json:"tools"`
 }

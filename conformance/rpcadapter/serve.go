@@ -133,6 +133,27 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 	case adapter.OpLogs:
 		lines, err := g.Logs(ctx)
 		return LogsResult{Lines: orEmpty(lines)}, err
+	case adapter.OpMCPStatus:
+		st, err := g.MCPStatus(ctx)
+		if st == nil {
+			st = []adapter.BladeServerStatus{}
+		}
+		return MCPStatusResult{Servers: st}, err
+	case adapter.OpMCPListTools:
+		t, err := g.MCPListTools(ctx)
+		if t == nil {
+			t = []adapter.ToolInfo{}
+		}
+		return MCPListToolsResult{Tools: t}, err
+	case adapter.OpMCPConnect, adapter.OpMCPDisconnect, adapter.OpMCPReconnect:
+		var p NameParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		op := map[adapter.Operation]func(context.Context, string) error{
+			adapter.OpMCPConnect: g.MCPConnect, adapter.OpMCPDisconnect: g.MCPDisconnect, adapter.OpMCPReconnect: g.MCPReconnect,
+		}[adapter.Operation(method)]
+		return empty{}, op(ctx, p.Name)
 	}
 	return nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("unknown method %q", method)}
 }

@@ -408,6 +408,30 @@ func (g *agent) Project(ctx context.Context, result json.RawMessage) (adapter.Pr
 	return res, err
 }
 
+func (g *agent) MCPStatus(ctx context.Context) ([]adapter.BladeServerStatus, error) {
+	var res MCPStatusResult
+	err := g.p.call(ctx, string(adapter.OpMCPStatus), AgentRef{AgentID: g.id}, &res)
+	return res.Servers, err
+}
+
+func (g *agent) MCPConnect(ctx context.Context, name string) error {
+	return g.p.call(ctx, string(adapter.OpMCPConnect), NameParams{AgentID: g.id, Name: name}, nil)
+}
+
+func (g *agent) MCPDisconnect(ctx context.Context, name string) error {
+	return g.p.call(ctx, string(adapter.OpMCPDisconnect), NameParams{AgentID: g.id, Name: name}, nil)
+}
+
+func (g *agent) MCPReconnect(ctx context.Context, name string) error {
+	return g.p.call(ctx, string(adapter.OpMCPReconnect), NameParams{AgentID: g.id, Name: name}, nil)
+}
+
+func (g *agent) MCPListTools(ctx context.Context) ([]adapter.ToolInfo, error) {
+	var res MCPListToolsResult
+	err := g.p.call(ctx, string(adapter.OpMCPListTools), AgentRef{AgentID: g.id}, &res)
+	return res.Tools, err
+}
+
 func (g *agent) Register(ctx context.Context, name string, entry json.RawMessage) error {
 	return g.p.call(ctx, string(adapter.OpRegister), RegisterParams{AgentID: g.id, Name: name, Entry: entry}, nil)
 }

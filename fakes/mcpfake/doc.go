@@ -10,7 +10,9 @@
 // over Streamable HTTP on loopback ([HTTPServer], over TLS and IPv6 when
 // asked), where [HTTPBehaviour] adds HTTP-level behaviour: a legacy
 // HTTP+SSE server, redirects, scripted statuses, and bodies of exact,
-// endless or lying sizes.
+// endless or lying sizes. The HTTP fake also serves a script over the
+// legacy HTTP+SSE transport alone ([HTTPServer.MountSSE]), for clients
+// configured for an "sse" server.
 //
 // Tool calls can be scripted beyond their answer ([Call]): a raw result
 // sent as it is (Result), progress before and after the answer (Progress,
@@ -23,8 +25,9 @@
 // handles it, into a [record.Sink]: the scenario's evidence of what the
 // implementation actually sent. So is every message it sends (Dir "out"),
 // before it is written: over HTTP, the messages of go-sdk's own responses
-// (scripted bodies are recorded by size only). The HTTP fake also records
-// each response once it ended, with the bytes it managed to write.
+// and of the streams of [HTTPServer.MountSSE] (scripted bodies are
+// recorded by size only). The HTTP fake also records each response once
+// it ended, with the bytes it managed to write.
 //
 // Three hidden subcommands make a binary a fake process: [Subcommand]
 // ([RunStdio]), [GrandchildSubcommand] ([RunGrandchild]) and

@@ -11,7 +11,8 @@ import (
 // ProtectedResourceMetadataPrefix is the well-known path of OAuth protected
 // resource metadata (RFC 9728). The metadata of the mount /mcp/<name> is at
 // this prefix followed by /mcp/<name> (RFC 9728 §3.1 path insertion), which
-// is where a client looks for it first.
+// is where a client looks for it first; that of the HTTP+SSE mount
+// /sse/<name>, at this prefix followed by /sse/<name>.
 const ProtectedResourceMetadataPrefix = "/.well-known/oauth-protected-resource"
 
 // ResourceGuard makes a mount an OAuth protected resource
@@ -20,7 +21,8 @@ const ProtectedResourceMetadataPrefix = "/.well-known/oauth-protected-resource"
 type ResourceGuard interface {
 	// Metadata serves the mount's RFC 9728 protected resource metadata;
 	// resourceURL is the mount's URL as requested
-	// (<scheme>://<Host header>/mcp/<name>).
+	// (<scheme>://<Host header>/mcp/<name>, or /sse/<name> for an
+	// HTTP+SSE mount).
 	Metadata(w http.ResponseWriter, r *http.Request, resourceURL string)
 	// Check authorizes one request to the mount; when it returns false it
 	// has answered (401 with WWW-Authenticate: Bearer
@@ -42,8 +44,8 @@ type SelfRecording interface {
 // co-hosts something on the MCP origin, such as an OAuth authorization
 // server whose issuer is [HTTPServer.BaseURL] (patterns
 // "/.well-known/oauth-authorization-server" and "/oauth/"). Paths under
-// /mcp/ and the mounts' protected resource metadata paths stay the
-// mounts'; a pattern for them panics. Each request to a handled path is
+// /mcp/ and /sse/ and the mounts' protected resource metadata paths stay
+// the mounts'; a pattern for them panics. Each request to a handled path is
 // recorded as a [record.KindHTTP] whose Server is the pattern (Instance
 // "<pattern>@http"), unless the handler records it itself
 // ([SelfRecording]); no response record follows. Handle may be called while
@@ -53,8 +55,8 @@ func (h *HTTPServer) Handle(pattern string, handler http.Handler) {
 	if i := strings.IndexByte(path, '/'); i >= 0 {
 		path = path[i:] // drop a method or a host
 	}
-	if strings.HasPrefix(path, "/mcp/") || strings.HasPrefix(path, ProtectedResourceMetadataPrefix+"/mcp/") {
-		panic(fmt.Sprintf("mcpfake: Handle(%q): paths under /mcp/ belong to the mounts", pattern))
+	if _, _, _, ok := route(path); ok {
+		panic(fmt.Sprintf("mcpfake: Handle(%q): paths under /mcp/ and /sse/ belong to the mounts", pattern))
 	}
 	h.mu.Lock()
 	if h.extra == nil {
@@ -68,8 +70,7 @@ func (h *HTTPServer) Handle(pattern string, handler http.Handler) {
 // serveExtra serves a request for a handler of [HTTPServer.Handle] and
 // reports whether there was one.
 func (h *HTTPServer) serveExtra(w http.ResponseWriter, r *http.Request) bool {
-	p := r.URL.Path
-	if strings.HasPrefix(p, "/mcp/") || strings.HasPrefix(p, ProtectedResourceMetadataPrefix+"/mcp/") {
+	if _, _, _, ok := route(r.URL.Path); ok {
 		return false
 	}
 	h.mu.Lock()
@@ -92,24 +93,24 @@ func (h *HTTPServer) serveExtra(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// resourceURL is the URL of the mount name as the request r reached the
-// server: its scheme, r's Host header and /mcp/<name>.
-func (h *HTTPServer) resourceURL(r *http.Request, name string) string {
-	return h.scheme + "://" + r.Host + "/mcp/" + name
+// resourceURL is the URL of the mount as the request r reached the
+// server: its scheme, r's Host header and the mount's path.
+func (h *HTTPServer) resourceURL(r *http.Request, m *mount) string {
+	return h.scheme + "://" + r.Host + m.path
 }
 
 // serveMetadata answers a request for the mount's protected resource
 // metadata: the guard's, or 404 for a mount without one.
-func (m *mount) serveMetadata(x *exchange, name string) {
+func (m *mount) serveMetadata(x *exchange) {
 	if m.guard == nil {
 		http.NotFound(x.w, x.r)
 		return
 	}
-	m.guard.Metadata(x.w, x.r, x.h.resourceURL(x.r, name))
+	m.guard.Metadata(x.w, x.r, x.h.resourceURL(x.r, m))
 }
 
 // authorized passes a request to the mount through its guard, if any, and
 // reports whether the mount may serve it (otherwise it was answered).
-func (m *mount) authorized(x *exchange, name string) bool {
-	return m.guard == nil || m.guard.Check(x.w, x.r, x.h.resourceURL(x.r, name))
+func (m *mount) authorized(x *exchange) bool {
+	return m.guard == nil || m.guard.Check(x.w, x.r, x.h.resourceURL(x.r, m))
 }

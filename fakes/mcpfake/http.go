@@ -53,9 +53,11 @@ type HTTPOptions struct {
 var ErrNoIPv6 = errors.New("the HTTP fake does not listen on [::1]")
 
 // HTTPServer serves scripted MCP servers over Streamable HTTP on loopback,
-// each under /mcp/<name>. Every HTTP request and every JSON-RPC message in
-// a request body is recorded before it is handled, and every response
-// after it ended ([record.KindHTTPResponse]). It speaks HTTP/1.1 only
+// each under /mcp/<name> ([HTTPServer.Mount]), and over the legacy
+// HTTP+SSE transport under /sse/<name> ([HTTPServer.MountSSE]). Every HTTP
+// request and every JSON-RPC message in a request body is recorded before
+// it is handled, and every response after it ended
+// ([record.KindHTTPResponse]). It speaks HTTP/1.1 only
 // (over TLS when configured so), so that scripted bodies are framed the
 // same way for every client.
 type HTTPServer struct {
@@ -70,19 +72,22 @@ type HTTPServer struct {
 
 	mu       sync.Mutex
 	closed   bool
-	inflight sync.WaitGroup // requests being served; Add only under mu
-	mounts   map[string]*mount
+	inflight sync.WaitGroup    // requests being served; Add only under mu
+	mounts   map[string]*mount // Streamable HTTP mounts, under /mcp/
+	sse      map[string]*mount // HTTP+SSE mounts, under /sse/ ([HTTPServer.MountSSE])
 	hijacked map[net.Conn]bool
-	extra    *http.ServeMux // handlers for paths outside /mcp/ ([HTTPServer.Handle]); nil for none
+	extra    *http.ServeMux // handlers for paths outside the mounts ([HTTPServer.Handle]); nil for none
 }
 
 // mount is one scripted server of an [HTTPServer].
 type mount struct {
 	script *Script
+	path   string // the mount's path: /mcp/<name>, or /sse/<name> for an HTTP+SSE mount
+	sse    bool   // an HTTP+SSE mount ([HTTPServer.MountSSE])
 	fake   *fakeServer
 	stream http.Handler  // go-sdk's Streamable HTTP handler
 	json   http.Handler  // the same server answering with plain JSON, for padded bodies
-	legacy http.Handler  // go-sdk's HTTP+SSE handler, for LegacyOnly
+	legacy http.Handler  // go-sdk's HTTP+SSE handler, for LegacyOnly and HTTP+SSE mounts
 	guard  ResourceGuard // HTTPBehaviour.Guard; nil for an open mount
 
 	// gone: the server forgot every session (Call.ExitAfterAnswer); every
@@ -113,7 +118,7 @@ func NewHTTPServer(rlog *record.Log, opts ...HTTPOptions) (*HTTPServer, error) {
 	}
 	h := &HTTPServer{
 		log: rlog, scheme: "http", v4: v4, v6: v6, v6err: v6err,
-		mounts: map[string]*mount{}, hijacked: map[net.Conn]bool{}, closing: make(chan struct{}),
+		mounts: map[string]*mount{}, sse: map[string]*mount{}, hijacked: map[net.Conn]bool{}, closing: make(chan struct{}),
 	}
 	h.srv = &http.Server{
 		Handler: h,
@@ -227,9 +232,55 @@ func (h *HTTPServer) URL(name, host string) (string, error) {
 	return h.scheme + "://" + host + ":" + port + "/mcp/" + name, nil
 }
 
+// The path prefixes of the mounts, and the suffixes of their records'
+// Instance (<name><suffix>).
+const (
+	streamablePrefix = "/mcp/"
+	ssePrefix        = "/sse/"
+	streamableSuffix = "@http"
+	sseSuffix        = "@sse"
+)
+
+// route splits the path of a request for a mount: the mount's name,
+// whether it is an HTTP+SSE mount, and whether the request asks for its
+// protected resource metadata. ok is false for a path outside the mounts,
+// whose name is then the path itself.
+func route(p string) (name string, sse, metadata, ok bool) {
+	if rest, md := strings.CutPrefix(p, ProtectedResourceMetadataPrefix); md {
+		if name, ok := strings.CutPrefix(rest, streamablePrefix); ok {
+			return name, false, true, true
+		}
+		if name, ok := strings.CutPrefix(rest, ssePrefix); ok {
+			return name, true, true, true
+		}
+	}
+	if name, ok := strings.CutPrefix(p, streamablePrefix); ok {
+		return name, false, false, true
+	}
+	if name, ok := strings.CutPrefix(p, ssePrefix); ok {
+		return name, true, false, true
+	}
+	return p, false, false, false
+}
+
 // Mount serves script under /mcp/<script.Name> and returns its URL on
 // 127.0.0.1.
 func (h *HTTPServer) Mount(s *Script) string {
+	m := h.newMount(s, false)
+	h.mu.Lock()
+	h.mounts[s.Name] = m
+	h.mu.Unlock()
+	return h.BaseURL() + m.path
+}
+
+// newMount builds the mount of s: the script's go-sdk server ([newServer]),
+// acting through the HTTP fake (crashes, latches, Close), and go-sdk's
+// handlers serving it. sse makes it an HTTP+SSE mount.
+func (h *HTTPServer) newMount(s *Script, sse bool) *mount {
+	prefix, suffix := streamablePrefix, streamableSuffix
+	if sse {
+		prefix, suffix = ssePrefix, sseSuffix
+	}
 	latch := func(ctx context.Context, name string) error {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -240,7 +291,7 @@ func (h *HTTPServer) Mount(s *Script) string {
 			case <-ctx.Done():
 			}
 		}()
-		return h.log.WaitLatch(ctx, record.Record{Server: s.Name, Instance: s.Name + "@http", Method: name})
+		return h.log.WaitLatch(ctx, record.Record{Server: s.Name, Instance: s.Name + suffix, Method: name})
 	}
 	f := newServer(s, serverEnv{exit: func() { panic(http.ErrAbortHandler) }, done: h.closing, latch: latch})
 	get := func(*http.Request) *mcp.Server { return f.srv }
@@ -248,6 +299,8 @@ func (h *HTTPServer) Mount(s *Script) string {
 	// whose client went away, so that its response is recorded then.
 	m := &mount{
 		script: s,
+		path:   prefix + s.Name,
+		sse:    sse,
 		fake:   f,
 		stream: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true}),
 		json:   mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true, JSONResponse: true}),
@@ -257,10 +310,7 @@ func (h *HTTPServer) Mount(s *Script) string {
 		m.used = make([]int, len(s.HTTP.Status))
 		m.guard = s.HTTP.Guard
 	}
-	h.mu.Lock()
-	h.mounts[s.Name] = m
-	h.mu.Unlock()
-	return h.BaseURL() + "/mcp/" + s.Name
+	return m
 }
 
 // exchange is one request being served.
@@ -298,11 +348,12 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.serveExtra(w, r) {
 		return
 	}
-	name, metadata := strings.CutPrefix(r.URL.Path, ProtectedResourceMetadataPrefix+"/mcp/")
-	if !metadata {
-		name, _ = strings.CutPrefix(r.URL.Path, "/mcp/")
+	name, sse, metadata, _ := route(r.URL.Path)
+	mounts, suffix := h.mounts, streamableSuffix
+	if sse {
+		mounts, suffix = h.sse, sseSuffix
 	}
-	base := record.Record{Server: name, Instance: name + "@http"}
+	base := record.Record{Server: name, Instance: name + suffix}
 	rec := base
 	rec.Kind = record.KindHTTP
 	rec.HTTP = &record.HTTPRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Host: r.Host, Header: r.Header.Clone()}
@@ -328,7 +379,7 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	h.mu.Lock()
-	m, ok := h.mounts[name]
+	m, ok := mounts[name]
 	h.mu.Unlock()
 	if !ok {
 		http.NotFound(x.w, r)
@@ -336,10 +387,10 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	x.m = m
 	if metadata {
-		m.serveMetadata(x, name)
+		m.serveMetadata(x)
 		return
 	}
-	if !m.authorized(x, name) {
+	if !m.authorized(x) {
 		return
 	}
 	if x.method == "tools/call" && x.id.IsValid() && r.Method == http.MethodPost {
@@ -363,7 +414,7 @@ func (x *exchange) scriptedCall(params json.RawMessage) {
 	case x.m.jsonResponse():
 		x.h.log.Append(notSent(x.rec, x.id, "notifications/progress", jsonCarriesNoProgress))
 	}
-	if c.afterAnswer() {
+	if c.afterAnswer() && !x.m.sse {
 		x.call = &pendingCall{call: c, token: token}
 	}
 }
@@ -372,8 +423,12 @@ func (x *exchange) scriptedCall(params json.RawMessage) {
 // progress.
 const jsonCarriesNoProgress = "the answer is an application/json body, which holds the answer alone"
 
-func (m *mount) jsonResponse() bool { return m.script.HTTP != nil && m.script.HTTP.JSONResponse }
-func (m *mount) legacyOnly() bool   { return m.script.HTTP != nil && m.script.HTTP.LegacyOnly }
+// jsonResponse and legacyOnly report the Streamable mount's HTTPBehaviour
+// (an HTTP+SSE mount has neither).
+func (m *mount) jsonResponse() bool {
+	return !m.sse && m.script.HTTP != nil && m.script.HTTP.JSONResponse
+}
+func (m *mount) legacyOnly() bool { return !m.sse && m.script.HTTP != nil && m.script.HTTP.LegacyOnly }
 
 // finish records the response once it ended, unless it was recorded when
 // its JSON-RPC answer went out. A handler that panicked (a scripted crash,
@@ -424,11 +479,16 @@ func (x *exchange) answered() {
 	}
 }
 
-// serve answers one request: a scripted status, the legacy transport, a
-// redirect, a scripted body, or the MCP server.
+// serve answers one request: through an HTTP+SSE mount, or with a
+// scripted status, the legacy transport, a redirect, a scripted body, or
+// the MCP server.
 func (m *mount) serve(x *exchange) {
 	if m.gone.Load() {
 		http.Error(x.w, goneBody, http.StatusNotFound)
+		return
+	}
+	if m.sse {
+		m.serveSSE(x)
 		return
 	}
 	b := m.script.HTTP
@@ -441,41 +501,17 @@ func (m *mount) serve(x *exchange) {
 	if b.JSONResponse {
 		mcpHandler = m.json
 	}
-	post := x.r.Method == http.MethodPost
-	for i, sr := range b.Status {
-		if sr.Method != "" && (!post || sr.Method != x.method) {
-			continue
-		}
-		m.mu.Lock()
-		spent := sr.Times > 0 && m.used[i] >= sr.Times
-		if !spent {
-			m.used[i]++
-		}
-		m.mu.Unlock()
-		if spent {
-			continue
-		}
-		if sr.Status < 100 || sr.Status > 999 {
-			http.Error(x.w, fmt.Sprintf("mcpfake: the script answers with status %d", sr.Status), http.StatusInternalServerError)
-			return
-		}
-		for k, v := range sr.Header {
-			x.w.Header().Set(k, v)
-		}
-		if sr.Body != "" && x.w.Header().Get("Content-Type") == "" {
-			x.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		}
-		x.w.WriteHeader(sr.Status)
-		_, _ = io.WriteString(x.w, sr.Body)
+	if m.scriptedStatus(x) {
 		return
 	}
+	post := x.r.Method == http.MethodPost
 	if b.LegacyOnly {
 		if post && x.r.URL.Query().Get("sessionid") == "" {
 			x.w.Header().Set("Allow", "GET")
 			http.Error(x.w, "Method Not Allowed: this is a legacy HTTP+SSE server; GET the endpoint", http.StatusMethodNotAllowed)
 			return
 		}
-		m.legacy.ServeHTTP(x.w, x.r)
+		m.serveLegacy(x)
 		return
 	}
 	if post {
@@ -499,6 +535,45 @@ func (m *mount) serve(x *exchange) {
 	}
 	x.w.tap = true
 	mcpHandler.ServeHTTP(x.w, x.r)
+}
+
+// scriptedStatus answers the request with the first StatusReply of the
+// script that matches it and is not spent, and reports whether there was
+// one.
+func (m *mount) scriptedStatus(x *exchange) bool {
+	b := m.script.HTTP
+	if b == nil {
+		return false
+	}
+	post := x.r.Method == http.MethodPost
+	for i, sr := range b.Status {
+		if sr.Method != "" && (!post || sr.Method != x.method) {
+			continue
+		}
+		m.mu.Lock()
+		spent := sr.Times > 0 && m.used[i] >= sr.Times
+		if !spent {
+			m.used[i]++
+		}
+		m.mu.Unlock()
+		if spent {
+			continue
+		}
+		if sr.Status < 100 || sr.Status > 999 {
+			http.Error(x.w, fmt.Sprintf("mcpfake: the script answers with status %d", sr.Status), http.StatusInternalServerError)
+			return true
+		}
+		for k, v := range sr.Header {
+			x.w.Header().Set(k, v)
+		}
+		if sr.Body != "" && x.w.Header().Get("Content-Type") == "" {
+			x.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		}
+		x.w.WriteHeader(sr.Status)
+		_, _ = io.WriteString(x.w, sr.Body)
+		return true
+	}
+	return false
 }
 
 // recordMessages records each JSON-RPC message of a request body and

@@ -17,6 +17,10 @@ import (
 // notify the change, writes Call.LateProgress as further events of the
 // same stream after it, and for Call.ExitAfterAnswer makes the mount
 // forget every session: every later request to it answers 404.
+//
+// go-sdk's HTTP+SSE handler writes each event of its stream in one Write
+// too: the messages of the stream of an HTTP+SSE mount are recorded the
+// same way (but the answers of its calls are not acted on).
 
 // writeMCP writes p, bytes of go-sdk's handler.
 func (c *countingWriter) writeMCP(p []byte) (int, error) {
@@ -25,6 +29,11 @@ func (c *countingWriter) writeMCP(p []byte) (int, error) {
 	sse := strings.HasPrefix(ct, "text/event-stream")
 	if !sse && !strings.HasPrefix(ct, "application/json") {
 		// Not JSON-RPC: go-sdk's plain-text refusals (http.Error).
+		return c.write(p)
+	}
+	if sse && bytes.HasPrefix(p, []byte("event: endpoint\n")) {
+		// Not JSON-RPC either: the first event of an HTTP+SSE stream,
+		// naming the message URL.
 		return c.write(p)
 	}
 	out, isAnswer, pc := x.outgoing(p, sse)

@@ -1,0 +1,401 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+)
+
+// Steps of the Blade profile: a session's configuration and its runtime
+// API (mcpServerStatus, mcpConnect, mcpDisconnect, mcpReconnect,
+// mcpListTools).
+
+// bladeState is what a Blade scenario observed of its session.
+type bladeState struct {
+	// statuses are the mcpServerStatus() answers so far, in order.
+	statuses [][]adapter.BladeServerStatus
+	// shapeErrors are the entries of those answers that broke Blade's
+	// McpServerStatus shape (BL-RT-02).
+	shapeErrors []string
+}
+
+// bladeStatusWords are the statuses McpServerStatus allows (BL-RT-02).
+var bladeStatusWords = []string{"connected", "disconnected", "connecting", "error"}
+
+// declaresWith: Given the mcpServers option declares "p" with {"disabled": true}
+// — the fake's entry with the given fields set (or replaced).
+func (w *world) declaresWith(name, fields string) error {
+	e, err := w.entry(name)
+	if err != nil {
+		return err
+	}
+	var entry, extra map[string]any
+	if err := json.Unmarshal(e, &entry); err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(fields), &extra); err != nil {
+		return fmt.Errorf("the fields %s are not a JSON object: %v", fields, err)
+	}
+	maps.Copy(entry, extra)
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	return w.addEntry(srcOption, name, raw)
+}
+
+// declaresCommand: Given the mcpServers option declares a stdio server "gone" running "mcpconform-no-such-command"
+func (w *world) declaresCommand(name, command string) error {
+	raw, _ := json.Marshal(map[string]any{"type": "stdio", "command": command})
+	return w.addEntry(srcOption, name, raw)
+}
+
+// toolDescribed: Given a stdio MCP server "p" with the tool "search" described as "finds things"
+func (w *world) toolDescribed(article, name, tool, description string) error {
+	return w.defineFake(name, transportOf(article), &mcpfake.Script{Tools: []mcpfake.Tool{{Name: tool, Description: description}}})
+}
+
+// runtimeCall: When the host calls mcpConnect("p") [in the background]
+func (w *world) runtimeCall(ctx context.Context, method, name, background string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	ops := map[string]struct {
+		op adapter.Operation
+		f  func(context.Context, string) error
+	}{
+		"mcpConnect":    {adapter.OpMCPConnect, w.agent.MCPConnect},
+		"mcpDisconnect": {adapter.OpMCPDisconnect, w.agent.MCPDisconnect},
+		"mcpReconnect":  {adapter.OpMCPReconnect, w.agent.MCPReconnect},
+	}
+	o := ops[method]
+	if err := w.need(o.op); err != nil {
+		return err
+	}
+	what := fmt.Sprintf("%s(%q)", method, name)
+	if background != "" {
+		return w.inBackground(ctx, what, func(ctx context.Context) error { return o.f(ctx, name) })
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	return w.settle(what, o.f(sctx, name))
+}
+
+// readStatus calls mcpServerStatus() and keeps the answer, checking
+// every entry's shape (BL-RT-02).
+func (w *world) readStatus(ctx context.Context) ([]adapter.BladeServerStatus, error) {
+	if err := w.needAgent(); err != nil {
+		return nil, err
+	}
+	if err := w.need(adapter.OpMCPStatus); err != nil {
+		return nil, err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	st, err := w.agent.MCPStatus(sctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcpServerStatus() failed: %w", err)
+	}
+	w.bladeState.statuses = append(w.bladeState.statuses, st)
+	for _, s := range st {
+		if p := bladeShapeProblem(s); p != "" {
+			w.bladeState.shapeErrors = append(w.bladeState.shapeErrors, fmt.Sprintf("%s: %s", s.Name, p))
+		}
+	}
+	return st, nil
+}
+
+// bladeShapeProblem says what is wrong with an McpServerStatus, or "".
+func bladeShapeProblem(s adapter.BladeServerStatus) string {
+	switch {
+	case !slices.Contains(bladeStatusWords, s.Status):
+		return fmt.Sprintf("status %q is none of %v", s.Status, bladeStatusWords)
+	case s.ToolCount == nil:
+		return "toolCount is not a number"
+	case *s.ToolCount < 0 || *s.ToolCount != float64(int(*s.ToolCount)):
+		return fmt.Sprintf("toolCount %v is not a count", *s.ToolCount)
+	case s.Tools != nil && len(s.Tools) != int(*s.ToolCount):
+		return fmt.Sprintf("toolCount %v but %d tools", *s.ToolCount, len(s.Tools))
+	}
+	if s.ConnectedAt != "" {
+		if _, err := time.Parse(time.RFC3339Nano, s.ConnectedAt); err != nil {
+			return fmt.Sprintf("connectedAt %q is not a time: %v", s.ConnectedAt, err)
+		}
+	}
+	return ""
+}
+
+// statusOf finds a server's entry.
+func statusOf(st []adapter.BladeServerStatus, name string) (adapter.BladeServerStatus, bool) {
+	i := slices.IndexFunc(st, func(s adapter.BladeServerStatus) bool { return s.Name == name })
+	if i < 0 {
+		return adapter.BladeServerStatus{}, false
+	}
+	return st[i], true
+}
+
+// describeStatuses renders status entries for Actual.
+func describeStatuses(st []adapter.BladeServerStatus) string {
+	var parts []string
+	for _, s := range st {
+		n := "null"
+		if s.ToolCount != nil {
+			n = fmt.Sprint(*s.ToolCount)
+		}
+		p := fmt.Sprintf("%s: %s, toolCount %s, tools %v", s.Name, s.Status, n, s.Tools)
+		if s.ConnectedAt != "" {
+			p += ", connectedAt " + s.ConnectedAt
+		}
+		if s.Error != "" {
+			p += ", error " + truncateText(s.Error, 80)
+		}
+		parts = append(parts, p)
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
+}
+
+// statusServers: Then mcpServerStatus() shows exactly the servers "a, b, c"
+func (w *world) statusServers(ctx context.Context, names string) error {
+	st, err := w.readStatus(ctx)
+	if err != nil {
+		return err
+	}
+	var got []string
+	for _, s := range st {
+		got = append(got, s.Name)
+	}
+	want := splitNames(names)
+	slices.Sort(got)
+	slices.Sort(want)
+	return w.expect(slices.Equal(got, want), fmt.Sprintf("one entry for each of %v, named by its key", want), "%s", describeStatuses(st))
+}
+
+// statusIs: Then mcpServerStatus() shows "p" as "connected" [with 3 tools]
+func (w *world) statusIs(ctx context.Context, name, status, tools string) error {
+	st, err := w.readStatus(ctx)
+	if err != nil {
+		return err
+	}
+	s, ok := statusOf(st, name)
+	expected := fmt.Sprintf("%q is %s", name, status)
+	if !ok {
+		return w.expect(false, expected, "it is not listed: %s", describeStatuses(st))
+	}
+	if p := bladeShapeProblem(s); p != "" {
+		return w.expect(false, expected+", as an McpServerStatus", "%s", p)
+	}
+	var problems []string
+	if s.Status != status {
+		problems = append(problems, "status "+s.Status)
+	}
+	if tools != "" {
+		n := atoi(tools)
+		expected += fmt.Sprintf(" with toolCount %d", n)
+		if int(*s.ToolCount) != n {
+			problems = append(problems, fmt.Sprintf("toolCount %v", *s.ToolCount))
+		}
+	}
+	switch status {
+	case "connected":
+		expected += ", connected at a time no later than now"
+		at, err := time.Parse(time.RFC3339Nano, s.ConnectedAt)
+		if err != nil || at.After(time.Now()) {
+			problems = append(problems, fmt.Sprintf("connectedAt %q", s.ConnectedAt))
+		}
+	case "disconnected":
+		expected += ", with toolCount 0, no tools and no connectedAt (interpretation B-20)"
+		if *s.ToolCount != 0 || len(s.Tools) != 0 || s.ConnectedAt != "" {
+			problems = append(problems, fmt.Sprintf("toolCount %v, tools %v, connectedAt %q", *s.ToolCount, s.Tools, s.ConnectedAt))
+		}
+	case "error":
+		expected += ", with an error message"
+		if strings.TrimSpace(s.Error) == "" {
+			problems = append(problems, "no error message")
+		}
+	}
+	return w.expect(len(problems) == 0, expected, "%s (%s)", strings.Join(problems, "; "), describeStatuses(st))
+}
+
+// statusConnecting: Then mcpServerStatus() shows "p" as "connecting" while the background operation runs
+func (w *world) statusConnecting(ctx context.Context, name string) error {
+	if w.bg == nil {
+		return fmt.Errorf("no operation runs in the background")
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	var last []adapter.BladeServerStatus
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		select {
+		case <-w.bg.done:
+			return w.expect(false, fmt.Sprintf("%q reported connecting while it connected", name), "the operation ended first; last seen %s", describeStatuses(last))
+		default:
+		}
+		st, err := w.readStatus(sctx)
+		if err != nil {
+			return err
+		}
+		last = st
+		if s, ok := statusOf(st, name); ok && s.Status == "connecting" {
+			return w.expect(true, "", "")
+		}
+		select {
+		case <-sctx.Done():
+			return w.expect(false, fmt.Sprintf("%q reported connecting while it connected", name), "never within the step's time; last seen %s", describeStatuses(last))
+		case <-w.bg.done:
+		case <-time.After(pause):
+		}
+	}
+}
+
+// statusShapes: Then every mcpServerStatus() entry seen had Blade's shape
+func (w *world) statusShapes() error {
+	if len(w.bladeState.statuses) == 0 {
+		return w.expect(false, "mcpServerStatus() was read", "it never was")
+	}
+	return w.expect(len(w.bladeState.shapeErrors) == 0, fmt.Sprintf("every entry of %d answers had status in %v, a numeric toolCount matching tools, and a valid connectedAt", len(w.bladeState.statuses), bladeStatusWords),
+		"%s", strings.Join(w.bladeState.shapeErrors, "; "))
+}
+
+// connectedLater: Then the connectedAt of "p" is later than before — than
+// in the first reading that showed it connected.
+func (w *world) connectedLater(ctx context.Context, name string) error {
+	if _, err := w.readStatus(ctx); err != nil {
+		return err
+	}
+	var times []time.Time
+	for _, st := range w.bladeState.statuses {
+		if s, ok := statusOf(st, name); ok && s.ConnectedAt != "" {
+			if t, err := time.Parse(time.RFC3339Nano, s.ConnectedAt); err == nil {
+				times = append(times, t)
+			}
+		}
+	}
+	if len(times) < 2 {
+		return w.expect(false, fmt.Sprintf("two readings of %q connected", name), "%d", len(times))
+	}
+	a, b := times[0], times[len(times)-1]
+	return w.expect(b.After(a), fmt.Sprintf("the connectedAt of %q later than %s", name, a.Format(time.RFC3339Nano)), "%s", b.Format(time.RFC3339Nano))
+}
+
+// mcpListTools calls mcpListTools().
+func (w *world) mcpListTools(ctx context.Context) ([]adapter.ToolInfo, error) {
+	if err := w.needAgent(); err != nil {
+		return nil, err
+	}
+	if err := w.need(adapter.OpMCPListTools); err != nil {
+		return nil, err
+	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	t, err := w.agent.MCPListTools(sctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcpListTools() failed: %w", err)
+	}
+	return t, nil
+}
+
+// toolInfoIs reports whether an McpToolInfo is the tool raw of server:
+// its name may be the raw name or the exposed one (interpretation B-12).
+func toolInfoIs(t adapter.ToolInfo, server, raw string) bool {
+	return t.ServerName == server && (t.Name == raw || t.Name == "mcp__"+server+"__"+raw)
+}
+
+// describeToolInfos renders McpToolInfo entries for Actual.
+func describeToolInfos(ts []adapter.ToolInfo) string {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, fmt.Sprintf("%s/%s: %q", t.ServerName, t.Name, t.Description))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// listsToolsOf: Then mcpListTools() lists exactly the tools of "a, b"
+func (w *world) listsToolsOf(ctx context.Context, servers string) error {
+	ts, err := w.mcpListTools(ctx)
+	if err != nil {
+		return err
+	}
+	type want struct{ server, raw string }
+	var wants []want
+	for _, s := range splitNames(servers) {
+		f, err := w.fake(s)
+		if err != nil {
+			return err
+		}
+		for _, t := range f.script.Tools {
+			wants = append(wants, want{s, t.Name})
+		}
+	}
+	ok := len(ts) == len(wants)
+	for _, wt := range wants {
+		if !slices.ContainsFunc(ts, func(t adapter.ToolInfo) bool { return toolInfoIs(t, wt.server, wt.raw) }) {
+			ok = false
+		}
+	}
+	return w.expect(ok, fmt.Sprintf("exactly the %d tools of %s", len(wants), servers), "%s", describeToolInfos(ts))
+}
+
+// listsToolDescribed: Then mcpListTools() lists "search" of "p" described as "finds things"
+func (w *world) listsToolDescribed(ctx context.Context, tool, server, description string) error {
+	ts, err := w.mcpListTools(ctx)
+	if err != nil {
+		return err
+	}
+	ok := slices.ContainsFunc(ts, func(t adapter.ToolInfo) bool {
+		return toolInfoIs(t, server, tool) && t.Description == description
+	})
+	return w.expect(ok, fmt.Sprintf("{name: %q (raw or exposed), description: %q, serverName: %q}", tool, description, server), "%s", describeToolInfos(ts))
+}
+
+// collided: Then of "a" and "b" only "b" failed, for a name collision —
+// a session refused at creation also satisfies BL-NAME-03; otherwise the
+// first stays connected and the second reports error and exposes nothing.
+func (w *world) collided(ctx context.Context, first, second string) error {
+	if w.agent == nil {
+		err := error(nil)
+		if w.last != nil {
+			err = w.last.err
+		}
+		k := adapter.KindOf(err)
+		return w.expect(k == adapter.KindName || k == adapter.KindConfig, "the session was refused for the collision (kind name or config), or created with the second server failed",
+			"no session: %v", err)
+	}
+	st, err := w.readStatus(ctx)
+	if err != nil {
+		return err
+	}
+	a, _ := statusOf(st, first)
+	b, _ := statusOf(st, second)
+	ts, err := w.mcpListTools(ctx)
+	if err != nil {
+		return err
+	}
+	exposed := slices.ContainsFunc(ts, func(t adapter.ToolInfo) bool { return t.ServerName == second })
+	return w.expect(a.Status == "connected" && b.Status == "error" && b.Error != "" && !exposed,
+		fmt.Sprintf("%q connected; %q in error with a message and none of its tools listed", first, second),
+		"%s; tools %s", describeStatuses(st), describeToolInfos(ts))
+}
+
+// listsNoTools: Then mcpListTools() lists no tools
+func (w *world) listsNoTools(ctx context.Context) error {
+	ts, err := w.mcpListTools(ctx)
+	if err != nil {
+		return err
+	}
+	return w.expect(len(ts) == 0, "no tool", "%s", describeToolInfos(ts))
+}
+
+// collidedStep: Then of "my-srv" and "my_srv" only "my_srv" failed, for a name collision
+func (w *world) collidedStep(ctx context.Context, first, second, failed string) error {
+	if failed != second {
+		return fmt.Errorf("the step names the later server, %q, as the one that fails", second)
+	}
+	return w.collided(ctx, first, second)
+}

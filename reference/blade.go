@@ -1,0 +1,459 @@
+package reference
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Session is the reference host under the Blade profile: a Blade Agent SDK
+// session (createServerSession) over the same core as [Agent]. It connects
+// its servers when it is created, except disabled ones (BL-CFG-04,
+// BL-CFG-06), and offers the runtime API of Blade: [Session.MCPServerStatus],
+// [Session.MCPConnect], [Session.MCPDisconnect], [Session.MCPReconnect] and
+// [Session.MCPListTools] (BL-RT-*). It reads no configuration file
+// (interpretation X-10) and asks no mcp_connect approval: Blade has none.
+type Session struct {
+	a *Agent
+}
+
+// SessionOptions configure [NewSession].
+type SessionOptions struct {
+	// MCPServers are the session's servers, in declaration order
+	// ([DecodeBladeServers]).
+	MCPServers []NamedBladeServer
+	// Model answers the session's model requests.
+	Model Model
+	// Approval is asked what the permission policy asks about; nil
+	// denies it. alwaysAllow never skips it (BL-PERM-01).
+	Approval ApprovalHandler
+	// Permission is the tool permission policy; nil asks before every
+	// MCP call.
+	Permission *Policy
+	// Environ is the host's own environment, as for [Options.Environ].
+	Environ []string
+	// Logger receives the reference's diagnostics; nil discards them.
+	Logger *slog.Logger
+	// Mutations deliberately break documented behaviours, for mutation
+	// testing. Never set it in a real host.
+	Mutations []Mutation
+}
+
+// Blade statuses of [McpServerStatus] (BL-RT-02).
+const (
+	BladeConnected    = "connected"
+	BladeDisconnected = "disconnected"
+	BladeConnecting   = "connecting"
+	BladeError        = "error"
+)
+
+// McpServerStatus is one entry of [Session.MCPServerStatus].
+type McpServerStatus struct {
+	Name string `json:"name"`
+	// Status is connected, disconnected, connecting or error.
+	Status string `json:"status"`
+	// ToolCount is the number of the server's tools offered to the model.
+	ToolCount int `json:"toolCount"`
+	// Tools are those tools' exposed names, mcp__<server>__<tool>.
+	Tools []string `json:"tools,omitempty"`
+	// ConnectedAt is when the current connection was made; zero when
+	// there is none.
+	ConnectedAt time.Time `json:"connectedAt,omitzero"`
+	// Error says why the last connection attempt failed.
+	Error string `json:"error,omitempty"`
+}
+
+// McpToolInfo is one entry of [Session.MCPListTools].
+type McpToolInfo struct {
+	// Name is the exposed name, the one the model and the permission
+	// policy see (BL-NAME-06, interpretation B-12).
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ServerName  string `json:"serverName"`
+}
+
+// NewSession builds a Blade session: it validates every server and
+// connects those not disabled before it returns. A server that fails to
+// connect, or whose name collides with an earlier one after normalization
+// (BL-NAME-03), does not fail the session: it reports status error
+// (interpretation B-08). An invalid configuration is an error and starts
+// nothing.
+func NewSession(ctx context.Context, opts SessionOptions) (*Session, error) {
+	a, err := newAgent(Options{
+		StrictMCPConfig: true,
+		Model:           opts.Model,
+		Approval:        opts.Approval,
+		Permission:      opts.Permission,
+		Environ:         opts.Environ,
+		Logger:          opts.Logger,
+		Mutations:       opts.Mutations,
+	}, true)
+	if err != nil {
+		return nil, err
+	}
+	d := decoder{source: "mcpServers option", mut: a.mut}
+	var names []string
+	var servers []*server
+	if a.mut.has(MutBladeIgnoreServers) {
+		opts.MCPServers = nil
+	}
+	for _, ns := range opts.MCPServers {
+		c := ns.Config
+		field := "mcpServers." + ns.Name
+		mutateBlade(&c, a.mut)
+		if err := validateAlias(ns.Name, a.mut); err != nil {
+			a.Close()
+			return nil, err.(*Error).at(d.source, field)
+		}
+		if err := d.validateBlade(&c, field); err != nil {
+			a.Close()
+			return nil, err
+		}
+		s := &server{name: ns.Name, cfg: c.ServerConfig, blade: &c, source: SourceOption, where: d.source, status: StatusConfigured}
+		if other := bladeCollision(names, ns.Name); other != "" && !a.mut.has(MutBladeNoKeyCollision) {
+			s.status = StatusFailed
+			s.err = &Error{Kind: KindName, Rule: "BL-NAME-03", Source: ns.Name, Msg: fmt.Sprintf("server name %q collides with %q after normalization", ns.Name, other)}
+		}
+		names = append(names, ns.Name)
+		servers = append(servers, s)
+	}
+	a.reg.servers = servers
+	if !a.mut.has(MutBladeLazyConnect) {
+		for _, s := range servers {
+			if s.status == StatusConfigured && (!bladeOf(s).Disabled || a.mut.has(MutBladeConnectDisabled)) {
+				_ = a.reg.bladeConnect(ctx, s) // its status tells
+			}
+		}
+	}
+	return &Session{a: a}, nil
+}
+
+// bladeOf returns a Blade server's configuration.
+func bladeOf(s *server) *BladeServerConfig { return s.blade }
+
+// Send runs one turn, offering the tools of the servers connected now.
+func (s *Session) Send(ctx context.Context, prompt string) (*Response, error) {
+	return s.a.Send(ctx, prompt)
+}
+
+// Close closes every connection and reaps every child process.
+func (s *Session) Close() error { return s.a.Close() }
+
+// MCPServerStatus reports every configured server (BL-RT-01..04): local
+// state, no I/O.
+func (s *Session) MCPServerStatus() []McpServerStatus {
+	r := s.a.reg
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]McpServerStatus, 0, len(r.servers))
+	for _, sv := range r.servers {
+		st := McpServerStatus{Name: sv.name, Status: bladeStatus(sv, s.a.mut)}
+		if s.a.mut.has(MutBladeStatusOnlyConnected) && st.Status != BladeConnected {
+			continue
+		}
+		if sv.conn != nil {
+			for _, t := range sv.conn.tools {
+				st.Tools = append(st.Tools, t.full)
+			}
+			st.ToolCount = len(st.Tools)
+			st.ConnectedAt = sv.connectedAt
+			if s.a.mut.has(MutBladeToolCountOff) {
+				st.ToolCount++
+			}
+		}
+		if sv.err != nil && st.Status == BladeError {
+			st.Error = sv.err.Error()
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// bladeStatus maps a server's state to Blade's vocabulary.
+func bladeStatus(s *server, m mutations) string {
+	switch s.status {
+	case StatusConnected, StatusStale:
+		if s.conn != nil && s.conn.isLost() {
+			return BladeError
+		}
+		return BladeConnected
+	case StatusConnecting:
+		if m.has(MutBladeNoConnecting) {
+			return BladeDisconnected
+		}
+		return BladeConnecting
+	case StatusFailed:
+		switch {
+		case m.has(MutBladeErrorAsDisconnected):
+			return BladeDisconnected
+		case m.has(MutBladeLiteAgentStatuses):
+			return string(StatusFailed)
+		}
+		return BladeError
+	}
+	if m.has(MutBladeLiteAgentStatuses) {
+		return string(StatusConfigured)
+	}
+	return BladeDisconnected
+}
+
+// MCPListTools lists the tools of every connected server, and only those
+// (BL-RT-09, BL-RT-10).
+func (s *Session) MCPListTools() []McpToolInfo {
+	r := s.a.reg
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := []McpToolInfo{}
+	for _, sv := range r.servers {
+		if sv.conn == nil && !s.a.mut.has(MutBladeListDisconnected) {
+			continue
+		}
+		tools := []*tool(nil)
+		if sv.conn != nil {
+			tools = sv.conn.tools
+		} else {
+			tools = sv.lastTools
+		}
+		for _, t := range tools {
+			info := McpToolInfo{Name: t.full, Description: t.description, ServerName: sv.name}
+			if s.a.mut.has(MutBladeListToolsServerName) {
+				info.ServerName = t.raw
+			}
+			out = append(out, info)
+		}
+	}
+	return out
+}
+
+// MCPConnect connects a server that is not connected (BL-CFG-05,
+// BL-RT-06); a connected server is left as it is. While it connects the
+// server reports status connecting (BL-RT-05). A failed attempt leaves
+// status error and is returned.
+func (s *Session) MCPConnect(ctx context.Context, name string) error {
+	ctx, done, err := s.a.begin(ctx, "mcpConnect")
+	if err != nil {
+		return err
+	}
+	defer done()
+	sv, err := s.a.reg.byName(name, "mcpConnect")
+	if err != nil {
+		return err
+	}
+	s.a.reg.mu.Lock()
+	connected := sv.conn != nil
+	s.a.reg.mu.Unlock()
+	switch {
+	case connected, s.a.mut.has(MutBladeConnectNoop):
+		return nil
+	case bladeOf(sv).Disabled && s.a.mut.has(MutBladeDisabledStays):
+		return &Error{Kind: KindConfig, Rule: "BL-CFG-05", Source: name, Msg: "the server is disabled (mutated)"}
+	}
+	return s.a.reg.bladeConnect(ctx, sv)
+}
+
+// MCPDisconnect closes a server's connection, reaping its child process;
+// the server stays configured, as disconnected, and its tools are no
+// longer offered (BL-RT-07). A server not connected is left as it is
+// (interpretation B-09).
+func (s *Session) MCPDisconnect(ctx context.Context, name string) error {
+	_, done, err := s.a.begin(ctx, "mcpDisconnect")
+	if err != nil {
+		return err
+	}
+	defer done()
+	sv, err := s.a.reg.byName(name, "mcpDisconnect")
+	if err != nil {
+		return err
+	}
+	return s.a.reg.bladeDisconnect(sv)
+}
+
+// MCPReconnect closes a server's connection, if any, and connects it
+// again: a new process or session (BL-RT-08).
+func (s *Session) MCPReconnect(ctx context.Context, name string) error {
+	ctx, done, err := s.a.begin(ctx, "mcpReconnect")
+	if err != nil {
+		return err
+	}
+	defer done()
+	sv, err := s.a.reg.byName(name, "mcpReconnect")
+	if err != nil {
+		return err
+	}
+	if s.a.mut.has(MutBladeReconnectNoop) {
+		s.a.reg.mu.Lock()
+		connected := sv.conn != nil
+		s.a.reg.mu.Unlock()
+		if connected {
+			return nil
+		}
+	}
+	if err := s.a.reg.bladeDisconnect(sv); err != nil {
+		return err
+	}
+	return s.a.reg.bladeConnect(ctx, sv)
+}
+
+// byName finds a configured server (interpretation B-16: an unknown name
+// is an error).
+func (r *Registry) byName(name, op string) (*server, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := slices.IndexFunc(r.servers, func(s *server) bool { return s.name == name })
+	if i < 0 {
+		return nil, &Error{Kind: KindNotFound, Rule: "BL-RT-06", Source: op, Msg: fmt.Sprintf("no server is configured as %q", name)}
+	}
+	return r.servers[i], nil
+}
+
+// bladeConnect connects s, reporting connecting meanwhile, and records
+// the outcome: connected with its connection time, or error.
+func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
+	r.mu.Lock()
+	if s.status == StatusFailed && s.err != nil && RuleOf(s.err) == "BL-NAME-03" {
+		err := s.err
+		r.mu.Unlock()
+		return err
+	}
+	s.status, s.err = StatusConnecting, nil
+	r.mu.Unlock()
+	var conn *connection
+	var err error
+	if bladeOf(s).OAuth.enabled() {
+		err = errBladeOAuth(s.name)
+	} else {
+		conn, err = r.agent.connect(ctx, s)
+	}
+	if err == nil {
+		err = r.commit(s, conn, false)
+	}
+	if err != nil {
+		r.fail(s, err)
+		return err
+	}
+	return nil
+}
+
+// bladeDisconnect closes s's connection, if any, and marks it
+// disconnected.
+func (r *Registry) bladeDisconnect(s *server) error {
+	r.mu.Lock()
+	conn := s.conn
+	if r.agent.mut.has(MutBladeDisconnectKeepsProcess) {
+		if conn != nil {
+			r.agent.keepLeaked(conn)
+		}
+		conn = nil
+	}
+	if s.conn != nil {
+		s.lastTools = s.conn.tools
+	}
+	s.conn, s.status, s.err = nil, StatusConfigured, nil
+	s.connectedAt = time.Time{}
+	r.mu.Unlock()
+	if conn == nil {
+		return nil
+	}
+	return conn.close()
+}
+
+// admitBlade checks a candidate connection's tools under the Blade
+// profile: two tools whose names are equal after normalization fail the
+// server at registration (BL-NAME-03). r.mu must be held.
+func (r *Registry) admitBlade(s *server, conn *connection) error {
+	m := r.agent.mut
+	if m.has(MutBladeDropSameName) {
+		taken := map[string]bool{}
+		for _, o := range r.servers {
+			if o != s && o.conn != nil {
+				for _, t := range o.conn.tools {
+					taken[t.raw] = true
+				}
+			}
+		}
+		conn.tools = slices.DeleteFunc(conn.tools, func(t *tool) bool { return taken[t.raw] })
+	}
+	if m.has(MutBladeNoKeyCollision) {
+		return nil
+	}
+	var names []string
+	for _, t := range conn.tools {
+		if other := bladeCollision(names, t.raw); other != "" {
+			return &Error{Kind: KindName, Rule: "BL-NAME-03", Source: s.name, Msg: fmt.Sprintf("tools %q and %q of server %q collide after normalization", other, t.raw, s.name)}
+		}
+		names = append(names, t.raw)
+	}
+	return nil
+}
+
+// alwaysAllowed reports whether a Blade server lists tool in alwaysAllow.
+// It serves only [MutBladeAlwaysAllowGrants]: alwaysAllow is metadata and
+// authorizes nothing (BL-CFG-07, BL-PERM-01).
+func (a *Agent) alwaysAllowed(serverName, tool string) bool {
+	sv, err := a.reg.byName(serverName, "")
+	return err == nil && sv.blade != nil && slices.Contains(sv.blade.AlwaysAllow, tool)
+}
+
+// mutateBlade applies the mutations that change how a Blade entry is
+// used.
+func mutateBlade(c *BladeServerConfig, m mutations) {
+	switch {
+	case m.has(MutBladeDropArgs) && c.transport() == TransportStdio:
+		c.Args = nil
+	case m.has(MutBladeDropEnv) && c.transport() == TransportStdio:
+		c.Env = nil
+	case m.has(MutBladeSSEAsHTTP) && c.Type == TransportSSE:
+		c.Type = TransportHTTP
+	case m.has(MutBladeSSENoHeaders) && c.Type == TransportSSE:
+		c.Headers = nil
+	case m.has(MutBladeHTTPAsSSE) && c.Type == TransportHTTP:
+		c.Type = TransportSSE
+	case m.has(MutBladeHTTPNoHeaders) && c.Type == TransportHTTP:
+		c.Headers = nil
+	}
+}
+
+// AwaitIdle waits until no run or runtime operation is active.
+func (s *Session) AwaitIdle(ctx context.Context) error { return s.a.AwaitIdle(ctx) }
+
+// sseTransport is go-sdk's HTTP+SSE client transport with a stream that
+// outlives the connect call: go-sdk ties the GET of the event stream to
+// the context given to Connect, which the reference bounds by the connect
+// timeout. The stream is ended by closing the connection instead; ctx
+// still bounds connecting.
+type sseTransport struct{ t *mcp.SSEClientTransport }
+
+func (s sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	c, err := s.t.Connect(lctx)
+	if !stop() {
+		// ctx ended while connecting.
+		cancel()
+		if err == nil {
+			c.Close()
+		}
+		return nil, context.Cause(ctx)
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &sseConnection{Connection: c, cancel: cancel}, nil
+}
+
+// sseConnection ends its event stream when it closes.
+type sseConnection struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+func (c *sseConnection) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
+}

@@ -1,0 +1,83 @@
+package reference
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecodeBladeServers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		json string
+		rule string // "" for accepted
+		want string // in the error: the field
+	}{
+		{"every field", `{"p": {"type": "stdio", "command": "x", "args": ["a"], "env": {"K": "V"}, "disabled": true, "alwaysAllow": ["t"],
+			"oauth": {"provider": "github", "clientId": "c", "enabled": false}, "healthCheck": {"enabled": true, "intervalMs": 30000}}}`, "", ""},
+		{"sse", `{"r": {"type": "sse", "url": "https://mcp.example.com/sse", "headers": {"Authorization": "Bearer t"}}}`, "", ""},
+		{"unknown field", `{"p": {"command": "x", "timeoutMs": 5}}`, "BL-CFG-02", "mcpServers.p.timeoutMs"},
+		{"disabled not a boolean", `{"p": {"command": "x", "disabled": "yes"}}`, "BL-CFG-02", "mcpServers.p.disabled"},
+		{"oauth without provider", `{"p": {"type": "http", "url": "https://x.test/mcp", "oauth": {"clientId": "c"}}}`, "BL-CFG-02", "mcpServers.p.oauth.provider"},
+		{"oauth unknown field", `{"p": {"type": "http", "url": "https://x.test/mcp", "oauth": {"provider": "g", "scope": "s"}}}`, "BL-CFG-02", "mcpServers.p.oauth.scope"},
+		{"intervalMs zero", `{"p": {"command": "x", "healthCheck": {"intervalMs": 0}}}`, "BL-CFG-02", "mcpServers.p.healthCheck.intervalMs"},
+		{"not an object", `{"p": []}`, "LA-CFG-10", "mcpServers.p"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeBladeServers([]byte(tc.json))
+			if tc.rule == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if RuleOf(err) != tc.rule || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q (rule %s): want rule %s naming %s", err, RuleOf(err), tc.rule, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidateBlade(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  BladeServerConfig
+		rule string
+	}{
+		{"stdio", BladeServerConfig{ServerConfig: ServerConfig{Command: "x"}}, ""},
+		{"http", BladeServerConfig{ServerConfig: ServerConfig{Type: "http", URL: "https://x.test/mcp"}}, ""},
+		{"sse on loopback", BladeServerConfig{ServerConfig: ServerConfig{Type: "sse", URL: "http://127.0.0.1:1/sse"}}, ""},
+		{"ws", BladeServerConfig{ServerConfig: ServerConfig{Type: "ws", URL: "ws://x.test"}}, "BL-CFG-03"},
+		{"url without type", BladeServerConfig{ServerConfig: ServerConfig{URL: "https://x.test/mcp"}}, "BL-CFG-03"},
+		{"stdio without command", BladeServerConfig{ServerConfig: ServerConfig{Type: "stdio"}}, "BL-CFG-02"},
+		{"http with command", BladeServerConfig{ServerConfig: ServerConfig{Type: "http", URL: "https://x.test/mcp", Command: "x"}}, "BL-CFG-02"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := decoder{source: "test"}
+			err := d.validateBlade(&tc.cfg, "mcpServers.p")
+			if RuleOf(err) != tc.rule {
+				t.Errorf("got %v (rule %q), want rule %q", err, RuleOf(err), tc.rule)
+			}
+		})
+	}
+}
+
+func TestBladeKey(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"my-srv", "my_srv", true},
+		{"Srv", "srv", true},
+		{"a.b", "a_b", true},
+		{"get data", "get_data", true},
+		{"get-data", "getdata", false},
+		{"ſrv", "srv", false}, // only ASCII letters fold
+	} {
+		if got := bladeKey(tc.a) == bladeKey(tc.b); got != tc.same {
+			t.Errorf("%q vs %q: same=%v, want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
