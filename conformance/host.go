@@ -40,6 +40,12 @@ type host struct {
 	tools map[string]*hostTool
 	// oauth is the host's OAuth side (hostoauth.go), under its own lock.
 	oauth hostOAuth
+	// permits are a Blade permission callback's answers by tool name,
+	// permitDefault its answer for others ("ask" when empty), and
+	// permissions the requests it got.
+	permits       map[string]string
+	permitDefault string
+	permissions   []adapter.PermissionRequest
 }
 
 // modelTurn computes one scripted model answer from the request it
@@ -107,6 +113,23 @@ func (h *host) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapte
 		return adapter.Deny, nil
 	}
 	return adapter.Allow, nil
+}
+
+// Permission is the scenario's Blade permission callback: it answers as
+// scripted, "ask" by default.
+func (h *host) Permission(ctx context.Context, req adapter.PermissionRequest) (string, error) {
+	params, _ := json.Marshal(req)
+	h.log.Append(record.Record{Kind: record.KindHost, Method: "permission", Params: params})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.permissions = append(h.permissions, req)
+	if d, ok := h.permits[req.ToolName]; ok {
+		return d, nil
+	}
+	if h.permitDefault != "" {
+		return h.permitDefault, nil
+	}
+	return "ask", nil
 }
 
 // Event records an event, in the world's log too, so that it is ordered

@@ -262,4 +262,6 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^mcpListTools\(\) lists no tools?$`, w.listsNoTools)
 	sc.Step(`^mcpListTools\(\) lists "([^"]*)" of "([^"]*)" described as "([^"]*)"$`, w.listsToolDescribed)
 	sc.Step(`^of "([^"]*)" and "([^"]*)" only "([^"]*)" failed, for a name collision$`, w.collidedStep)
+	sc.Step(`^the host's permission callback answers "(allow|ask|deny)"(?: for "([^"]*)")?$`, w.permissionAnswers)
+	sc.Step(`^the permission callback was asked about "([^"]*)"$`, w.permissionAsked)
 }

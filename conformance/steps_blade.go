@@ -399,3 +399,34 @@ func (w *world) collidedStep(ctx context.Context, first, second, failed string) 
 	}
 	return w.collided(ctx, first, second)
 }
+
+// permissionAnswers: Given the host's permission callback answers "allow" [for "mcp__fs__read_file"]
+// — the session gets a permission callback (advanced.permission).
+func (w *world) permissionAnswers(decision, tool string) error {
+	w.opts.PermissionCallback = true
+	h := w.host
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if tool == "" {
+		h.permitDefault = decision
+		return nil
+	}
+	if h.permits == nil {
+		h.permits = map[string]string{}
+	}
+	h.permits[tool] = decision
+	return nil
+}
+
+// permissionAsked: Then the permission callback was asked about "mcp__fs__read_file"
+func (w *world) permissionAsked(tool string) error {
+	h := w.host
+	h.mu.Lock()
+	reqs := slices.Clone(h.permissions)
+	h.mu.Unlock()
+	var names []string
+	for _, r := range reqs {
+		names = append(names, r.ToolName)
+	}
+	return w.expect(slices.Contains(names, tool), fmt.Sprintf("the permission callback got toolName %q", tool), "it got %q", names)
+}

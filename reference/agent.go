@@ -25,6 +25,9 @@ type Agent struct {
 	// blade selects the Blade profile ([Session]): no mcp_connect, no
 	// probe process, connections made by the session, not by runs.
 	blade bool
+	// permission is a Blade session's permission callback; nil applies
+	// the Policy.
+	permission PermissionFunc
 
 	root      *Agent // the root agent of a sub-agent; nil for a root
 	archive   *archive

@@ -34,6 +34,11 @@ type SessionOptions struct {
 	// Permission is the tool permission policy; nil asks before every
 	// MCP call.
 	Permission *Policy
+	// PermissionFunc, when set, is the session's permission callback
+	// (advanced.permission), asked before every MCP call instead of the
+	// Policy: "allow" runs the tool, "ask" asks Approval (the
+	// confirmation), anything else denies (BL-PERM-03..05).
+	PermissionFunc PermissionFunc
 	// Environ is the host's own environment, as for [Options.Environ].
 	Environ []string
 	// Logger receives the reference's diagnostics; nil discards them.
@@ -95,6 +100,7 @@ func NewSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.permission = opts.PermissionFunc
 	d := decoder{source: "mcpServers option", mut: a.mut}
 	var names []string
 	var servers []*server
@@ -456,4 +462,30 @@ func (c *sseConnection) Close() error {
 	err := c.Connection.Close()
 	c.cancel()
 	return err
+}
+
+// PermissionFunc is a Blade permission callback: it gets the tool's
+// exposed name (BL-PERM-05) and answers "allow", "ask" or "deny".
+type PermissionFunc func(ctx context.Context, toolName string) (string, error)
+
+// bladePermission asks the session's permission callback about a call
+// and turns its answer into a verdict: allow runs the tool without
+// confirmation (BL-PERM-03), ask needs the confirmation (BL-PERM-04),
+// anything else, or a failed callback, denies.
+func (a *Agent) bladePermission(ctx context.Context, name string, req ApprovalRequest) verdict {
+	toolName := name
+	if a.mut.has(MutBladePermissionRawName) {
+		toolName = req.Tool
+	}
+	d, err := a.permission(ctx, toolName)
+	if err != nil {
+		return verdictDeny
+	}
+	switch {
+	case d == "allow" && a.mut.has(MutBladeAllowAsks), d == "ask" && !a.mut.has(MutBladeAskAllows):
+		return verdictAsk
+	case d == "allow", d == "ask":
+		return verdictAllow
+	}
+	return verdictDeny
 }

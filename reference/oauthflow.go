@@ -34,7 +34,9 @@ type oauthSession struct {
 	server    string
 	cfg       OAuthConfig
 	serverURL string
-	client    *http.Client // origin-restricted, no redirects, bounded requests
+	// timeout is the server's timeout: it bounds a refresh as a whole.
+	timeout time.Duration
+	client  *http.Client // origin-restricted, no redirects, bounded requests
 
 	mu     sync.Mutex
 	tokens *Tokens
@@ -64,7 +66,7 @@ func (a *Agent) newOAuthSession(s *server, cfg OAuthConfig) (*oauthSession, erro
 			allowed[originOf(u)] = true
 		}
 	}
-	o := &oauthSession{a: a, server: s.name, cfg: cfg, serverURL: s.cfg.URL}
+	o := &oauthSession{a: a, server: s.name, cfg: cfg, serverURL: s.cfg.URL, timeout: s.cfg.timeout()}
 	open := cfg.ClientCredentials != nil && a.mut.has(MutCCIgnoresOrigins)
 	o.client = a.newOAuthClient(allowed, s.cfg.timeout(), open)
 	return o, nil
@@ -429,6 +431,15 @@ func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error
 	if o.a.mut.has(MutUnmergedRefresh) {
 		key = fmt.Sprintf("%s#%d", stale, time.Now().UnixNano())
 	}
+	// The refresh is shared by every request refused meanwhile, so the
+	// first one's cancellation must not end it: it runs on its own,
+	// bounded by the server's timeout and by the agent's closing (each
+	// OAuth request is bounded too, LA-OAU-33). A refused cancellation
+	// notice of a call that timed out still refreshes the token.
+	ctx, cancel := o.a.opts.Clock.WithTimeout(context.WithoutCancel(ctx), o.timeout)
+	defer cancel()
+	stop := context.AfterFunc(o.a.closeCtx, cancel)
+	defer stop()
 	v, err, _ := o.refreshes.Do(key, func() (any, error) {
 		o.mu.Lock()
 		cur := o.tokens

@@ -365,6 +365,9 @@ func (a *Agent) authorize(ctx context.Context, name string, req ApprovalRequest)
 	if a.root != nil && !m.has(MutSubagentLoosens) {
 		v = max(v, a.root.opts.Permission.decide(name))
 	}
+	if a.permission != nil && req.Tool != "" {
+		v = a.bladePermission(ctx, name, req)
+	}
 	switch {
 	case m.has(MutTrustAnnotations) && req.Tool != "" && a.readOnlyHint(req.Server, req.Tool):
 		v = verdictAllow
@@ -374,7 +377,8 @@ func (a *Agent) authorize(ctx context.Context, name string, req ApprovalRequest)
 		v = verdictAllow
 	case m.has(MutRememberApproval) && a.remembered(name):
 		v = verdictAllow
-	case m.has(MutBladeAlwaysAllowGrants) && req.Tool != "" && a.alwaysAllowed(req.Server, req.Tool):
+	case (m.has(MutBladeAlwaysAllowGrants) || m.has(MutBladeAlwaysAllowSkipsSession) || m.has(MutBladeAlwaysAllowSkipsAgent)) &&
+		req.Tool != "" && a.alwaysAllowed(req.Server, req.Tool):
 		v = verdictAllow
 	}
 	if m.has(MutApproveByServer) && req.Tool != "" {

@@ -169,6 +169,18 @@ type Host interface {
 	Authorize(ctx context.Context, req AuthorizeRequest) (string, error)
 	// Provider is one call of a method of the host's OAuth provider.
 	Provider(ctx context.Context, call ProviderCall) (json.RawMessage, error)
+	// Permission is a Blade permission callback (advanced.permission):
+	// it is only called when [AgentOptions.PermissionCallback] is true,
+	// and answers "allow", "ask" or "deny".
+	Permission(ctx context.Context, req PermissionRequest) (string, error)
+}
+
+// PermissionRequest is what a Blade permission callback receives.
+type PermissionRequest struct {
+	// ToolName is the callback's toolName, verbatim.
+	ToolName string `json:"toolName"`
+	// Raw is the whole argument the implementation passed, verbatim.
+	Raw json.RawMessage `json:"raw,omitempty"`
 }
 
 // AuthorizeRequest asks the host to log the user in.

@@ -37,10 +37,16 @@ const (
 	CapInputRequired Capability = "input-required"
 	// CapClock: the implementation's timers can be driven by the runner.
 	CapClock Capability = "clock"
+	// CapConfirmation: the adapter maps a Blade permission callback's
+	// 'ask' to the implementation's confirmation, answered by
+	// [Host.Approve] (BL-PERM-04; Blade's document names no confirmation
+	// API).
+	CapConfirmation Capability = "confirmation"
 )
 
 // Capabilities lists every capability of the contract, in a stable order.
 var Capabilities = []Capability{
 	CapHome, CapListNormalize, CapSubagent, CapSandbox, CapDryRun, CapProjection,
 	CapContextRef, CapSessionDump, CapLogSinks, CapConcurrencyPolicy, CapInputRequired, CapClock,
+	CapConfirmation,
 }

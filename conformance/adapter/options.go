@@ -52,6 +52,10 @@ type AgentOptions struct {
 	// DryRun switches tool permissions to dry-run mode. Needs
 	// [CapDryRun].
 	DryRun bool `json:"dryRun,omitempty"`
+	// PermissionCallback gives a Blade session or agent a permission
+	// callback (advanced.permission), answered by [Host.Permission]; it
+	// replaces Permission.
+	PermissionCallback bool `json:"permissionCallback,omitempty"`
 	// MCPOAuth is the mcpOAuth option: OAuth bound to servers by name.
 	MCPOAuth map[string]OAuthBinding `json:"mcpOAuth,omitempty"`
 }

@@ -30,6 +30,12 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 		so.MCPServers = servers
 	}
 	so.Permission, so.Approval = permissions(opts, host)
+	if opts.PermissionCallback {
+		so.PermissionFunc = func(ctx context.Context, toolName string) (string, error) {
+			raw, _ := json.Marshal(map[string]string{"toolName": toolName})
+			return host.Permission(ctx, adapter.PermissionRequest{ToolName: toolName, Raw: raw})
+		}
+	}
 	s, err := reference.NewSession(ctx, so)
 	if err != nil {
 		return nil, contractError(err)

@@ -47,7 +47,7 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 		Systems:        []adapter.System{adapter.LiteAgent, adapter.Blade},
 		Capabilities: []adapter.Capability{adapter.CapHome, adapter.CapListNormalize, adapter.CapSandbox,
 			adapter.CapClock, adapter.CapLogSinks, adapter.CapSubagent, adapter.CapDryRun, adapter.CapProjection,
-			adapter.CapContextRef, adapter.CapConcurrencyPolicy},
+			adapter.CapContextRef, adapter.CapConcurrencyPolicy, adapter.CapConfirmation},
 		Operations:  adapter.Operations,
 		Concurrency: "sequential",
 	}, nil
@@ -77,6 +77,9 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	case adapter.Blade:
 		return a.newSession(ctx, opts, host)
 	case "", adapter.LiteAgent:
+		if opts.PermissionCallback {
+			return nil, adapter.Errorf(adapter.KindUnsupported, "a permission callback is Blade's; lite-agent has a policy and onApproval")
+		}
 	default:
 		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference implements lite-agent and blade, not %s", opts.System)
 	}

@@ -76,6 +76,10 @@ func (h *checkHost) Authorize(context.Context, adapter.AuthorizeRequest) (string
 	return "", errors.New("the check logs nobody in")
 }
 
+func (h *checkHost) Permission(context.Context, adapter.PermissionRequest) (string, error) {
+	return "allow", nil
+}
+
 func (h *checkHost) Provider(context.Context, adapter.ProviderCall) (json.RawMessage, error) {
 	return json.RawMessage("null"), nil
 }

@@ -22,6 +22,7 @@ const (
 	MethodExecute    = "host/execute"
 	MethodAuthorize  = "host/authorize"
 	MethodProvider   = "host/provider"
+	MethodPermission = "host/permission"
 )
 
 // Peer names one side of the connection in the handshake.
@@ -231,4 +232,15 @@ type MCPStatusResult struct {
 // MCPListToolsResult is the result of agent/mcpListTools.
 type MCPListToolsResult struct {
 	Tools []adapter.ToolInfo `json:"tools"`
+}
+
+// PermissionParams are the params of host/permission.
+type PermissionParams struct {
+	AgentID string                    `json:"agentId"`
+	Request adapter.PermissionRequest `json:"request"`
+}
+
+// PermissionResult is the result of host/permission.
+type PermissionResult struct {
+	Decision string `json:"decision"`
 }

@@ -286,6 +286,12 @@ func (h *remoteHost) Authorize(ctx context.Context, req adapter.AuthorizeRequest
 	return res.CallbackURL, err
 }
 
+func (h *remoteHost) Permission(ctx context.Context, req adapter.PermissionRequest) (string, error) {
+	var res PermissionResult
+	err := h.conn.Call(ctx, MethodPermission, PermissionParams{AgentID: h.agentID, Request: req}, &res)
+	return res.Decision, err
+}
+
 func (h *remoteHost) Provider(ctx context.Context, call adapter.ProviderCall) (json.RawMessage, error) {
 	var res ProviderResult
 	err := h.conn.Call(ctx, MethodProvider, ProviderParams{AgentID: h.agentID, Call: call}, &res)

@@ -286,6 +286,13 @@ func (p *process) handle(ctx context.Context, method string, params json.RawMess
 		}
 		res, err := host.Execute(ctx, xp.Request)
 		return ExecuteResult{Result: res}, err
+	case MethodPermission:
+		var pp PermissionParams
+		if err := json.Unmarshal(params, &pp); err != nil {
+			return nil, invalidParams(method, err)
+		}
+		d, err := host.Permission(ctx, pp.Request)
+		return PermissionResult{Decision: d}, err
 	case MethodAuthorize:
 		var ap AuthorizeParams
 		if err := json.Unmarshal(params, &ap); err != nil {

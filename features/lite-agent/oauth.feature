@@ -88,7 +88,7 @@ Feature: OAuth login and token refresh (LA-OAU)
   @LA-OAU-05
   Scenario Outline: a code that arrives after <end> is never redeemed
     Given the host binds "docs" to OAuth with the provider "p" of "as"
-    And the binding of "docs" has timeoutMs 500
+    And the binding of "docs" has timeoutMs 1500
     And the host's authorize() ignores its signal and returns the callback after it was aborted
     When the host creates the agent
     And the host registers "docs" in the background
@@ -592,7 +592,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the host binds "docs" to OAuth with the provider "p" of "as"
     And the model calls "mcp__docs__search" with {}
     When the host creates the agent
-    And the host registers "docs" with timeoutMs 1000
+    And the host registers "docs" with timeoutMs 2000
     And the host sends "go"
     And the protected server "docs" answers 401 to the next 1 request with a valid token
     And the model calls "mcp__docs__fetch" with {}

@@ -142,7 +142,7 @@ Feature: One registry of servers (LA-REG)
     Given a stdio MCP server "bad" <failure>
     And a stdio MCP server "good" with tools "ok"
     When the host creates the agent
-    And the host registers "bad" as "s" with timeoutMs 1000
+    And the host registers "bad" as "s" with timeoutMs 3000
     Then it fails with a "<kind>" error
     And list() is unchanged
     And every process of "bad" has exited
