@@ -264,4 +264,9 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^of "([^"]*)" and "([^"]*)" only "([^"]*)" failed, for a name collision$`, w.collidedStep)
 	sc.Step(`^the host's permission callback answers "(allow|ask|deny)"(?: for "([^"]*)")?$`, w.permissionAnswers)
 	sc.Step(`^the permission callback was asked about "([^"]*)"$`, w.permissionAsked)
+	sc.Step(`^"([^"]*)" soon received "([^"]*)" (\d+) times?$`, w.soonReceivedTimes)
+	sc.Step(`^"([^"]*)" received no "([^"]*)" within (\d+) milliseconds$`, w.receivedNoneWithin)
+	sc.Step(`^mcpServerStatus\(\) soon shows "([^"]*)" no longer connected$`, w.statusLeavesConnected)
+	sc.Step(`^every model request offered (the non-MCP tools before the MCP tools|the non-MCP tools in code-unit order|the MCP tools in code-unit order)$`, w.toolOrder)
+	sc.Step(`^every model request offered "([^"]*)" exactly once$`, w.offeredOnce)
 }

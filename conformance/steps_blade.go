@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/fakes/record"
 )
 
 // Steps of the Blade profile: a session's configuration and its runtime
@@ -429,4 +431,120 @@ func (w *world) permissionAsked(tool string) error {
 		names = append(names, r.ToolName)
 	}
 	return w.expect(slices.Contains(names, tool), fmt.Sprintf("the permission callback got toolName %q", tool), "it got %q", names)
+}
+
+// soonReceivedTimes: Then "p" soon received "ping" 2 times — waits until
+// it has received at least that many, then requires exactly that many.
+func (w *world) soonReceivedTimes(ctx context.Context, name, method string, n int) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return len(requestsOf(rs, name, method)) >= n })
+	got := requestsOf(rs, name, method)
+	return w.expect(len(got) == n, fmt.Sprintf("%q received %s %d time(s)", name, method, n), "%d times: %s", len(got), summarize(got))
+}
+
+// receivedNoneWithin: Then "p" received no "ping" within 300 milliseconds —
+// watches for the whole window: absence has no event to wait on.
+func (w *world) receivedNoneWithin(ctx context.Context, name, method string, ms int) error {
+	before := len(requestsOf(w.log.Records(), name, method))
+	wctx, cancel := context.WithTimeout(ctx, time.Duration(ms)*time.Millisecond)
+	defer cancel()
+	rs, err := w.log.Wait(wctx, func(rs []record.Record) bool { return len(requestsOf(rs, name, method)) > before })
+	got := requestsOf(rs, name, method)
+	return w.expect(err != nil && before == 0, fmt.Sprintf("%q received no %s, up to %d ms after the step began", name, method, ms), "%d: %s", len(got), summarize(got))
+}
+
+// statusLeavesConnected: Then mcpServerStatus() soon shows "p" no longer connected
+func (w *world) statusLeavesConnected(ctx context.Context, name string) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	var last []adapter.BladeServerStatus
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		st, err := w.readStatus(sctx)
+		if err != nil {
+			return err
+		}
+		last = st
+		if s, ok := statusOf(st, name); ok && s.Status != "connected" {
+			return w.expect(s.Status == "disconnected" || s.Status == "error", fmt.Sprintf("%q disconnected or in error", name), "%s", describeStatuses(st))
+		}
+		select {
+		case <-sctx.Done():
+			return w.expect(false, fmt.Sprintf("%q no longer connected", name), "still %s after %v", describeStatuses(last), w.run.opts.StepTimeout)
+		case <-time.After(pause):
+		}
+	}
+}
+
+// isMCPTool reports whether an offered tool is an MCP tool: under the
+// namespaced profile (interpretation X-01) its name says so.
+func isMCPTool(name string) bool { return strings.HasPrefix(name, "mcp__") }
+
+// toolOrder: Then every model request offered the non-MCP tools before the
+// MCP tools | the non-MCP tools in code-unit order | the MCP tools in
+// code-unit order (BL-ORD-01..03). A group must hold two tools or more for
+// its order to say anything.
+func (w *world) toolOrder(what string) error {
+	reqs := w.host.modelRequests()
+	if len(reqs) == 0 {
+		return w.expect(false, "the model was asked", "it never was")
+	}
+	for i, req := range reqs {
+		var names, own, mcp []string
+		for _, t := range req.Tools {
+			names = append(names, t.Name)
+			if isMCPTool(t.Name) {
+				mcp = append(mcp, t.Name)
+			} else {
+				own = append(own, t.Name)
+			}
+		}
+		var ok bool
+		var expected string
+		switch what {
+		case "the non-MCP tools before the MCP tools":
+			expected = "every non-MCP tool before every MCP tool, with both present"
+			ok = len(own) > 0 && len(mcp) > 0 && slices.Equal(names, append(slices.Clone(own), mcp...))
+		case "the non-MCP tools in code-unit order":
+			expected = "two or more non-MCP tools, sorted by name (UTF-16 code units, B-14)"
+			ok = len(own) >= 2 && slices.IsSortedFunc(own, compareUTF16)
+		case "the MCP tools in code-unit order":
+			expected = "two or more MCP tools, sorted by name (UTF-16 code units, B-14)"
+			ok = len(mcp) >= 2 && slices.IsSortedFunc(mcp, compareUTF16)
+		default:
+			return fmt.Errorf("unknown order %q", what)
+		}
+		if !ok {
+			return w.expect(false, fmt.Sprintf("model request %d offered %s", i+1, expected), "%q", names)
+		}
+	}
+	return w.expect(true, "", "")
+}
+
+// compareUTF16 orders strings as JavaScript's default sort does: by UTF-16
+// code units (which differs from Go's byte order beyond the BMP).
+func compareUTF16(a, b string) int {
+	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
+// offeredOnce: Then every model request offered "Read" exactly once
+func (w *world) offeredOnce(name string) error {
+	reqs := w.host.modelRequests()
+	if len(reqs) == 0 {
+		return w.expect(false, "the model was asked", "it never was")
+	}
+	for i, req := range reqs {
+		n := 0
+		var names []string
+		for _, t := range req.Tools {
+			names = append(names, t.Name)
+			if t.Name == name {
+				n++
+			}
+		}
+		if n != 1 {
+			return w.expect(false, fmt.Sprintf("model request %d offered %q exactly once", i+1, name), "%d times among %q", n, names)
+		}
+	}
+	return w.expect(true, "", "")
 }

@@ -28,6 +28,9 @@ type Agent struct {
 	// permission is a Blade session's permission callback; nil applies
 	// the Policy.
 	permission PermissionFunc
+	// health counts the running health checks (Blade profile); Close
+	// waits for them.
+	health sync.WaitGroup
 
 	root      *Agent // the root agent of a sub-agent; nil for a root
 	archive   *archive
@@ -218,6 +221,7 @@ func (a *Agent) Close() error {
 			errs = append(errs, err)
 		}
 	}
+	a.health.Wait() // each ends with closeCtx; one may be closing its connection
 	return errors.Join(errs...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,6 +29,10 @@ type SessionOptions struct {
 	MCPServers []NamedBladeServer
 	// Model answers the session's model requests.
 	Model Model
+	// Tools are the application's own tools: offered before the MCP
+	// tools, with the SDK's built-ins, each group in name order (BL-ORD),
+	// and never shadowed by an MCP tool (BL-NAME-02).
+	Tools []Tool
 	// Approval is asked what the permission policy asks about; nil
 	// denies it. alwaysAllow never skips it (BL-PERM-01).
 	Approval ApprovalHandler
@@ -43,6 +48,9 @@ type SessionOptions struct {
 	Environ []string
 	// Logger receives the reference's diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Clock times the health checks (and every timeout); nil is the real
+	// clock.
+	Clock Clock
 	// Mutations deliberately break documented behaviours, for mutation
 	// testing. Never set it in a real host.
 	Mutations []Mutation
@@ -91,10 +99,12 @@ func NewSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	a, err := newAgent(Options{
 		StrictMCPConfig: true,
 		Model:           opts.Model,
+		Tools:           opts.Tools,
 		Approval:        opts.Approval,
 		Permission:      opts.Permission,
 		Environ:         opts.Environ,
 		Logger:          opts.Logger,
+		Clock:           opts.Clock,
 		Mutations:       opts.Mutations,
 	}, true)
 	if err != nil {
@@ -341,6 +351,7 @@ func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
 		r.fail(s, err)
 		return err
 	}
+	r.startHealth(s, conn)
 	return nil
 }
 
@@ -488,4 +499,40 @@ func (a *Agent) bladePermission(ctx context.Context, name string, req ApprovalRe
 		return verdictAllow
 	}
 	return verdictDeny
+}
+
+// bladeOrder orders a session's tools as Blade sends them to the model:
+// the built-in and application tools first, then the MCP tools, each group
+// sorted by name in code-unit order, whatever the order of configuration
+// or connection (BL-ORD-01..03, interpretation B-14). An MCP tool never
+// takes a built-in or application tool's name (BL-NAME-02).
+func (a *Agent) bladeOrder(tools []entry) []entry {
+	m := a.mut
+	var own, mcp []entry
+	for _, e := range tools {
+		if e.mcp != nil {
+			mcp = append(mcp, e)
+		} else {
+			own = append(own, e)
+		}
+	}
+	if m.has(MutBladeShadowOwnTools) {
+		for i, e := range mcp {
+			if j := slices.IndexFunc(own, func(o entry) bool { return o.spec.Name == e.mcp.raw }); j >= 0 {
+				mcp[i].spec.Name = e.mcp.raw
+				own = slices.Delete(own, j, j+1)
+			}
+		}
+	}
+	byName := func(a, b entry) int { return strings.Compare(a.spec.Name, b.spec.Name) }
+	if !m.has(MutBladeUnsortedOwnTools) {
+		slices.SortStableFunc(own, byName)
+	}
+	if !m.has(MutBladeUnsortedMCPTools) {
+		slices.SortStableFunc(mcp, byName)
+	}
+	if m.has(MutBladeMCPFirst) {
+		return append(mcp, own...)
+	}
+	return append(own, mcp...)
 }

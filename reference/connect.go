@@ -50,6 +50,8 @@ type connection struct {
 	auth     *oauthSession  // the server's OAuth, nil without a binding
 	ownsAuth bool           // releases auth's provider when closed
 	onChange func()         // called on notifications/tools/list_changed
+	// stopHealth ends the connection's health checks (Blade profile).
+	stopHealth context.CancelFunc
 
 	// notices counts cancellation notices written to the server; expected
 	// counts the calls cancelled, each of which go-sdk follows with a
@@ -370,7 +372,11 @@ func (c *connection) close() error {
 		c.awaitNotices()
 		c.mu.Lock()
 		c.closing = true
+		stop := c.stopHealth
 		c.mu.Unlock()
+		if stop != nil {
+			stop()
+		}
 		var errs []error
 		if c.session != nil {
 			if err := c.session.Close(); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {

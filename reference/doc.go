@@ -36,9 +36,10 @@
 // Blade Agent SDK session whose McpServerConfigs ([DecodeBladeServers]) are
 // connected when it is created (disabled ones on demand), over stdio, the
 // legacy HTTP+SSE transport or Streamable HTTP, with Blade's runtime API
-// (mcpServerStatus, mcpConnect, mcpDisconnect, mcpReconnect, mcpListTools)
-// and names that collide after normalization refused. It has no in-process
-// servers, health checks or OAuth yet.
+// (mcpServerStatus, mcpConnect, mcpDisconnect, mcpReconnect, mcpListTools),
+// names that collide after normalization refused, a permission callback
+// ([PermissionFunc]), health checks, and Blade's tool order. It has no
+// in-process servers or OAuth yet.
 //
 // [Mutation] values deliberately break single rules; they exist only so that
 // the conformance suite can show its scenarios failing.

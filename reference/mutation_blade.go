@@ -34,6 +34,13 @@ const (
 	MutBladeAllowAsks               Mutation = "BL-PERM-03/allow-still-asks"
 	MutBladeAskAllows               Mutation = "BL-PERM-04/ask-runs-without-confirmation"
 	MutBladePermissionRawName       Mutation = "BL-PERM-05/permission-gets-the-raw-name"
+	MutBladeNoHealthChecks          Mutation = "BL-HC-01/no-health-checks"
+	MutBladeIgnoreFailedPings       Mutation = "BL-HC-02/failed-pings-ignored"
+	MutBladeCheckWhenDisabled       Mutation = "BL-HC-03/checks-when-not-enabled"
+	MutBladeMCPFirst                Mutation = "BL-ORD-01/mcp-tools-first"
+	MutBladeUnsortedOwnTools        Mutation = "BL-ORD-02/built-ins-unsorted"
+	MutBladeUnsortedMCPTools        Mutation = "BL-ORD-03/mcp-tools-unsorted"
+	MutBladeShadowOwnTools          Mutation = "BL-NAME-02/mcp-tool-shadows-application-tool"
 	MutBladeNoKeyCollision          Mutation = "BL-NAME-03/no-normalized-collision-check"
 	MutBladeDropSameName            Mutation = "BL-NAME-04/drop-same-named-tools"
 )
@@ -69,6 +76,13 @@ func init() {
 		MutBladeAllowAsks:               "asks for confirmation when the permission callback allows",
 		MutBladeAskAllows:               "runs the tool without confirmation when the permission callback asks",
 		MutBladePermissionRawName:       "gives the permission callback the tool's raw name",
+		MutBladeNoHealthChecks:          "never runs health checks",
+		MutBladeIgnoreFailedPings:       "keeps a server connected whatever its health checks say",
+		MutBladeCheckWhenDisabled:       "runs health checks on servers that did not enable them",
+		MutBladeMCPFirst:                "offers the MCP tools before the built-in and application tools",
+		MutBladeUnsortedOwnTools:        "offers the built-in and application tools in declaration order",
+		MutBladeUnsortedMCPTools:        "offers the MCP tools in connection order",
+		MutBladeShadowOwnTools:          "lets an MCP tool take an application tool's name",
 		MutBladeNoKeyCollision:          "does not check names for collisions after normalization",
 		MutBladeDropSameName:            "drops a tool whose name another server already offers",
 	})

@@ -158,6 +158,9 @@ func (a *Agent) catalogOf(visible func(string) bool) []entry {
 	}
 	out = append(out, entry{spec: ToolSpec{Name: ContextTool, Description: "Read a page of a tool result kept in the session archive.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer","minimum":0}},"required":["ref","offset"]}`)}})
+	if a.blade {
+		out = a.bladeOrder(out)
+	}
 	return out
 }
 

@@ -13,9 +13,9 @@ import (
 // the options: mcpServers as Blade McpServerConfigs, the permission policy
 // and the approval handler. Options that only lite-agent has are refused.
 func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
-	if opts.Home != "" || opts.StrictMCPConfig || len(opts.MCPOAuth) > 0 || len(opts.Sandbox) > 0 || opts.ManualClock ||
-		len(opts.Tools) > 0 || opts.DryRun || opts.MCPTransports != nil || opts.AllowedTools != nil {
-		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference's Blade profile takes mcpServers, permission and approval only")
+	if opts.Home != "" || opts.StrictMCPConfig || len(opts.MCPOAuth) > 0 || len(opts.Sandbox) > 0 ||
+		opts.DryRun || opts.MCPTransports != nil || opts.AllowedTools != nil {
+		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference's Blade profile takes mcpServers, tools, permission, approval and a manual clock only")
 	}
 	so := reference.SessionOptions{
 		Model:     model{host},
@@ -30,22 +30,33 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 		so.MCPServers = servers
 	}
 	so.Permission, so.Approval = permissions(opts, host)
+	tools, err := a.hostTools(opts, host)
+	if err != nil {
+		return nil, err
+	}
+	so.Tools = tools
 	if opts.PermissionCallback {
 		so.PermissionFunc = func(ctx context.Context, toolName string) (string, error) {
 			raw, _ := json.Marshal(map[string]string{"toolName": toolName})
 			return host.Permission(ctx, adapter.PermissionRequest{ToolName: toolName, Raw: raw})
 		}
 	}
+	var clock *reference.ManualClock
+	if opts.ManualClock {
+		clock = &reference.ManualClock{}
+		so.Clock = clock
+	}
 	s, err := reference.NewSession(ctx, so)
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return &session{s: s}, nil
+	return &session{s: s, clock: clock}, nil
 }
 
 // session is a reference Blade session behind the contract.
 type session struct {
-	s *reference.Session
+	s     *reference.Session
+	clock *reference.ManualClock // nil unless the options asked for one
 }
 
 func (g *session) Send(ctx context.Context, prompt string) (adapter.SendResult, error) {
@@ -99,7 +110,6 @@ func (g *session) Close(ctx context.Context) error { return closeWithin(ctx, g.s
 func (g *session) Register(context.Context, string, json.RawMessage) error { return notLiteAgent() }
 func (g *session) Unregister(context.Context, string) error                { return notLiteAgent() }
 func (g *session) List(context.Context) ([]adapter.ServerStatus, error)    { return nil, notLiteAgent() }
-func (g *session) AdvanceClock(context.Context, time.Duration) error       { return notLiteAgent() }
 func (g *session) Logs(context.Context) ([]string, error)                  { return nil, notLiteAgent() }
 func (g *session) Run(context.Context, string) (adapter.SendResult, error) {
 	return adapter.SendResult{}, notLiteAgent()
@@ -114,4 +124,9 @@ func (g *session) Project(context.Context, json.RawMessage) (adapter.Projection,
 // notLiteAgent refuses a lite-agent operation on a Blade session.
 func notLiteAgent() error {
 	return adapter.Errorf(adapter.KindUnsupported, "a Blade session has no such operation")
+}
+
+// AdvanceClock moves the session's manual clock.
+func (g *session) AdvanceClock(ctx context.Context, d time.Duration) error {
+	return advance(g.clock, d)
 }

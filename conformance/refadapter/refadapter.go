@@ -116,18 +116,27 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 		return nil, err
 	}
 	ro.MCPOAuth = oauth
-	for _, def := range opts.Tools {
-		t, err := newHostTool(def, host, a.target.Mutations)
-		if err != nil {
-			return nil, err
-		}
-		ro.Tools = append(ro.Tools, t)
+	if ro.Tools, err = a.hostTools(opts, host); err != nil {
+		return nil, err
 	}
 	ag, err := reference.New(ro)
 	if err != nil {
 		return nil, contractError(err)
 	}
 	return newAgent(ag, host, clock, logs, a.target.Mutations), nil
+}
+
+// hostTools builds the tools the host defines.
+func (a *refAdapter) hostTools(opts adapter.AgentOptions, host adapter.Host) ([]reference.Tool, error) {
+	var out []reference.Tool
+	for _, def := range opts.Tools {
+		t, err := newHostTool(def, host, a.target.Mutations)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // permissions translates the options' permission policy and approval
@@ -206,11 +215,14 @@ func (g *agent) Project(ctx context.Context, result json.RawMessage) (adapter.Pr
 }
 
 // AdvanceClock moves the agent's manual clock.
-func (g *agent) AdvanceClock(ctx context.Context, d time.Duration) error {
-	if g.clock == nil {
+func (g *agent) AdvanceClock(ctx context.Context, d time.Duration) error { return advance(g.clock, d) }
+
+// advance moves a manual clock, when the agent was created with one.
+func advance(clock *reference.ManualClock, d time.Duration) error {
+	if clock == nil {
 		return adapter.Errorf(adapter.KindUnsupported, "the agent was not created with a manual clock")
 	}
-	g.clock.Advance(d)
+	clock.Advance(d)
 	return nil
 }
 

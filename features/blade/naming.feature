@@ -16,6 +16,21 @@ Feature: Blade tool naming and collisions (BL-NAME)
     And the model was offered exactly the MCP tools "mcp__github__create_issue"
     And "github" received a call of the tool "create_issue"
 
+  # 「MCP Server 不能用 Read、Write、Bash 等名称覆盖内置或应用工具」 (B-19: tested in every profile)
+  @BL-NAME-02
+  Scenario: an MCP tool named like an application tool never replaces it
+    Given a stdio MCP server "fs" with tools "Read, Write, Bash"
+    And the mcpServers option declares "fs"
+    And the host defines the tool "Read" with a native schema {"type":"object","properties":{"path":{"type":"string"}}}
+    And the model calls "Read" with {"path": "notes.txt"}
+    When the host creates the session
+    And the host sends "read the notes"
+    Then it succeeds
+    And every model request offered "Read" exactly once
+    And every model request offered "Read" with the input schema {"type":"object","properties":{"path":{"type":"string"}}}
+    And the host executed "Read" exactly once, with {"path": "notes.txt"}
+    And "fs" received no call
+
   # 「规范化后的名称冲突会在注册阶段直接失败」 (@ambiguous:B-02)
   @BL-NAME-03
   Scenario: server names that are equal after normalization collide
