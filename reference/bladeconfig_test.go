@@ -81,3 +81,36 @@ func TestBladeKey(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeBladeServers checks that any input either decodes into
+// servers whose names are the object's keys, or is refused with a config
+// error that names the mcpServers field and a rule; it never panics.
+func FuzzDecodeBladeServers(f *testing.F) {
+	for _, s := range []string{
+		`{"p": {"command": "x", "args": ["a"], "env": {"K": "V"}, "disabled": true}}`,
+		`{"r": {"type": "sse", "url": "https://mcp.example.com/sse", "headers": {"A": "b"}}}`,
+		`{"h": {"type": "http", "url": "http://127.0.0.1:1/mcp", "oauth": {"provider": "github", "enabled": false}, "healthCheck": {"intervalMs": 30000}}}`,
+		`{"p": {"command": "x"}, "p": {"command": "y"}}`,
+		`{"p": {"healthCheck": {"intervalMs": 1.5}}}`,
+		`[]`,
+		`{"p": {"command": "x"}} trailing`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		servers, err := DecodeBladeServers([]byte(raw))
+		if err != nil {
+			if KindOf(err) != KindConfig || RuleOf(err) == "" || !strings.Contains(err.Error(), "mcpServers") {
+				t.Fatalf("refused %q with %v (kind %s, rule %q): want a config error naming mcpServers and a rule", raw, err, KindOf(err), RuleOf(err))
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, s := range servers {
+			if seen[s.Name] {
+				t.Fatalf("accepted %q with the key %q twice", raw, s.Name)
+			}
+			seen[s.Name] = true
+		}
+	})
+}
