@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -233,27 +234,22 @@ func (w *world) statusConnecting(ctx context.Context, name string) error {
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	var last []adapter.BladeServerStatus
-	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
-		select {
-		case <-w.bg.done:
-			return w.expect(false, fmt.Sprintf("%q reported connecting while it connected", name), "the operation ended first; last seen %s", describeStatuses(last))
-		default:
-		}
+	err := poll(sctx, w.bg.done, func() (bool, error) {
 		st, err := w.readStatus(sctx)
-		if err != nil {
-			return err
-		}
 		last = st
-		if s, ok := statusOf(st, name); ok && s.Status == "connecting" {
-			return w.expect(true, "", "")
-		}
-		select {
-		case <-sctx.Done():
-			return w.expect(false, fmt.Sprintf("%q reported connecting while it connected", name), "never within the step's time; last seen %s", describeStatuses(last))
-		case <-w.bg.done:
-		case <-time.After(pause):
-		}
+		s, ok := statusOf(st, name)
+		return ok && s.Status == "connecting", err
+	})
+	expected := fmt.Sprintf("%q reported connecting while it connected", name)
+	switch {
+	case errors.Is(err, errPollStopped):
+		return w.expect(false, expected, "the operation ended first; last seen %s", describeStatuses(last))
+	case sctx.Err() != nil:
+		return w.expect(false, expected, "never within the step's time; last seen %s", describeStatuses(last))
+	case err != nil:
+		return err
 	}
+	return w.expect(true, expected, "")
 }
 
 // statusShapes: Then every mcpServerStatus() entry seen had Blade's shape
@@ -438,9 +434,8 @@ func (w *world) permissionAsked(tool string) error {
 func (w *world) soonReceivedTimes(ctx context.Context, name, method string, n int) error {
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return len(requestsOf(rs, name, method)) >= n })
-	got := requestsOf(rs, name, method)
-	return w.expect(len(got) == n, fmt.Sprintf("%q received %s %d time(s)", name, method, n), "%d times: %s", len(got), summarize(got))
+	_, _ = w.log.Wait(sctx, func(rs []record.Record) bool { return len(requestsOf(rs, name, method)) >= n })
+	return w.receivedTimes(name, method, "", n)
 }
 
 // receivedNoneWithin: Then "p" received no "ping" within 300 milliseconds —
@@ -459,21 +454,21 @@ func (w *world) statusLeavesConnected(ctx context.Context, name string) error {
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	var last []adapter.BladeServerStatus
-	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+	var s adapter.BladeServerStatus
+	err := poll(sctx, nil, func() (bool, error) {
 		st, err := w.readStatus(sctx)
-		if err != nil {
-			return err
-		}
 		last = st
-		if s, ok := statusOf(st, name); ok && s.Status != "connected" {
-			return w.expect(s.Status == "disconnected" || s.Status == "error", fmt.Sprintf("%q disconnected or in error", name), "%s", describeStatuses(st))
-		}
-		select {
-		case <-sctx.Done():
-			return w.expect(false, fmt.Sprintf("%q no longer connected", name), "still %s after %v", describeStatuses(last), w.run.opts.StepTimeout)
-		case <-time.After(pause):
-		}
+		var ok bool
+		s, ok = statusOf(st, name)
+		return ok && s.Status != "connected", err
+	})
+	switch {
+	case sctx.Err() != nil:
+		return w.expect(false, fmt.Sprintf("%q no longer connected", name), "still %s after %v", describeStatuses(last), w.run.opts.StepTimeout)
+	case err != nil:
+		return err
 	}
+	return w.expect(s.Status == "disconnected" || s.Status == "error", fmt.Sprintf("%q disconnected or in error", name), "%s", describeStatuses(last))
 }
 
 // isMCPTool reports whether an offered tool is an MCP tool: under the

@@ -416,13 +416,14 @@ func (w *world) providerHolds(provider string) error {
 // asRequests returns an authorization server's requests to one endpoint
 // ("" for all).
 func (w *world) asRequests(name, endpoint string) []record.Record {
-	var out []record.Record
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTP && (endpoint == "" || r.Method == endpoint) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return asRequestsIn(w.log.Records(), name, endpoint)
+}
+
+// asRequestsIn is asRequests over the records rs.
+func asRequestsIn(rs []record.Record, name, endpoint string) []record.Record {
+	return slices.DeleteFunc(httpRequests(rs, name), func(r record.Record) bool {
+		return endpoint != "" && r.Method != endpoint
+	})
 }
 
 // formOf decodes the Params of an authorization server's record: each
@@ -435,13 +436,14 @@ func formOf(r record.Record) map[string]any {
 
 // grants returns the token requests of one grant type.
 func (w *world) grants(name, grant string) []record.Record {
-	var out []record.Record
-	for _, r := range w.asRequests(name, oauth.EndpointToken) {
-		if formOf(r)["grant_type"] == grant {
-			out = append(out, r)
-		}
-	}
-	return out
+	return grantsIn(w.log.Records(), name, grant)
+}
+
+// grantsIn is grants over the records rs.
+func grantsIn(rs []record.Record, name, grant string) []record.Record {
+	return slices.DeleteFunc(asRequestsIn(rs, name, oauth.EndpointToken), func(r record.Record) bool {
+		return formOf(r)["grant_type"] != grant
+	})
 }
 
 // asReceived: Then "as" received 1 "metadata" request | received no "token" request
@@ -455,9 +457,18 @@ func (w *world) asReceived(name, n, endpoint string) error {
 }
 
 // asReceivedGrants: Then "as" received 1 "refresh_token" grant [with a code_verifier] | received no "x" grant
-func (w *world) asReceivedGrants(name, n, grant, verifier string) error {
-	got := w.grants(name, grant)
+//
+// An implementation may refresh in the background (a refused cancellation
+// notice, sent after its call ended), so a positive count is waited for,
+// up to the step timeout, and then required exactly.
+func (w *world) asReceivedGrants(ctx context.Context, name, n, grant, verifier string) error {
 	want := atoi(n)
+	if want > 0 {
+		sctx, cancel := w.stepCtx(ctx)
+		defer cancel()
+		_, _ = w.log.Wait(sctx, func(rs []record.Record) bool { return len(grantsIn(rs, name, grant)) >= want })
+	}
+	got := w.grants(name, grant)
 	if err := w.expect(len(got) == want, fmt.Sprintf("%s received %d %s grant(s)", name, want, grant), "%d", len(got)); err != nil {
 		return err
 	}
@@ -478,10 +489,7 @@ func (w *world) receivedNothing(name string) error {
 	if _, ok := w.authServers[name]; ok {
 		got = w.asRequests(name, "")
 	} else {
-		if _, err := w.fake(name); err != nil {
-			return err
-		}
-		got = contactsOf(w.log.Records(), name)
+		return w.neverContacted(name)
 	}
 	return w.expect(len(got) == 0, name+" received no request", "%s", summarize(got))
 }
@@ -531,25 +539,18 @@ func (w *world) noRequestCarried(name, text, butToken string) error {
 
 // noRequestHeader: Then no request "docs" received carried the header "DPoP"
 func (w *world) noRequestHeader(name, header string) error {
-	var hits []record.Record
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && http.Header(r.HTTP.Header).Get(header) != "" {
-			hits = append(hits, r)
-		}
-	}
+	hits := slices.DeleteFunc(httpRequests(w.log.Records(), name), func(r record.Record) bool {
+		return r.HTTP == nil || http.Header(r.HTTP.Header).Get(header) == ""
+	})
 	return w.expect(len(hits) == 0, fmt.Sprintf("no request %s received carried %s", name, header), "%s", summarize(hits))
 }
 
 // mcpRequests returns the requests an HTTP fake's mount received (not its
 // protected resource metadata).
 func (w *world) mcpRequests(name string) []record.Record {
-	var out []record.Record
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && strings.HasPrefix(r.HTTP.Path, "/mcp/") {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(httpRequests(w.log.Records(), name), func(r record.Record) bool {
+		return r.HTTP == nil || !strings.HasPrefix(r.HTTP.Path, "/mcp/")
+	})
 }
 
 // bearerOf returns the Bearer token of a request, "" if none.
@@ -563,13 +564,7 @@ func bearerOf(r record.Record) string {
 
 // neverAuthorization: Then "docs" never received an Authorization header
 func (w *world) neverAuthorization(name string) error {
-	var hits []record.Record
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTP && r.HTTP != nil && http.Header(r.HTTP.Header).Get("Authorization") != "" {
-			hits = append(hits, r)
-		}
-	}
-	return w.expect(len(hits) == 0, name+" never received an Authorization header", "%s", summarize(hits))
+	return w.noRequestHeader(name, "Authorization")
 }
 
 // everyBearer: Then every MCP request "docs" received after the login
@@ -631,14 +626,16 @@ func (w *world) namedResource(name string) error {
 	if err := w.expect(len(us) > 0 && us[0].Query().Get("resource") == f.url, "the authorization URL names the resource "+f.url, "it names %q", resourceOf(us)); err != nil {
 		return err
 	}
+	exchanges := 0
 	for _, as := range w.authServers {
 		for _, r := range w.grants(as.name, "authorization_code") {
+			exchanges++
 			if err := w.expect(formOf(r)["resource"] == f.url, "the code exchange names the resource "+f.url, "it names %v", formOf(r)["resource"]); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return w.expect(exchanges > 0, "a code exchange naming the resource "+f.url, "there was none")
 }
 
 // resourceOf is the resource of the first authorization URL, for failures.
@@ -719,7 +716,7 @@ func (w *world) noSecretShown(ctx context.Context) error {
 			}
 		}
 	}
-	return w.expect(true, "", "")
+	return w.expect(len(places) > 0, "list(), an approval or an event to look in", "the adapter lists nothing and the host saw no approval or event")
 }
 
 // refusedOnceMore: Then "docs" received the refused call of the tool "search" exactly once more
@@ -742,11 +739,17 @@ func (w *world) refusedOnceMore(name, tool string) error {
 	return w.expect(len(byID) == 1 && len(calls) == 2, fmt.Sprintf("the refused call of %s was sent exactly once more (one id, twice)", tool), "%d calls with %d ids", len(calls), len(byID))
 }
 
-// answeredCalls: Then "docs" answered 2 calls of the tool "search"
+// answeredCalls: Then "docs" answered 2 calls of the tool "search" — HTTP
+// 200 responses to tools/call requests of that tool.
 func (w *world) answeredCalls(name string, n int, tool string) error {
+	rs := w.log.Records()
+	ids := map[string]bool{}
+	for _, c := range toolCalls(rs, name, tool) {
+		ids[string(c.ID)] = true
+	}
 	got := 0
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK {
+	for _, r := range rs {
+		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK && ids[string(r.ID)] {
 			got++
 		}
 	}

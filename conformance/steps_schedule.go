@@ -100,21 +100,16 @@ func (w *world) listSoon(ctx context.Context, name, status string) error {
 	defer cancel()
 	var last adapter.ServerStatus
 	var found bool
-	for pause := time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
+	err := poll(sctx, nil, func() (bool, error) {
 		l, err := w.agent.List(sctx)
 		if err != nil {
-			return fmt.Errorf("list() failed: %w", err)
+			return false, fmt.Errorf("list() failed: %w", err)
 		}
 		last, found = entryOf(l, name)
-		if found && string(last.Status) == status {
-			return w.expect(true, "", "")
-		}
-		t := time.NewTimer(pause)
-		select {
-		case <-sctx.Done():
-			t.Stop()
-			return w.expect(false, fmt.Sprintf("list() shows %q with status %s", name, status), "found=%v status=%q until the step timed out", found, last.Status)
-		case <-t.C:
-		}
+		return found && string(last.Status) == status, nil
+	})
+	if err != nil && sctx.Err() == nil {
+		return err
 	}
+	return w.expect(err == nil, fmt.Sprintf("list() shows %q with status %s", name, status), "found=%v status=%q until the step timed out", found, last.Status)
 }

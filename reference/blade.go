@@ -131,8 +131,8 @@ func NewSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		}
 		s := &server{name: ns.Name, cfg: c.ServerConfig, blade: &c, source: SourceOption, where: d.source, status: StatusConfigured}
 		if other := bladeCollision(names, ns.Name); other != "" && !a.mut.has(MutBladeNoKeyCollision) {
-			s.status = StatusFailed
-			s.err = &Error{Kind: KindName, Rule: "BL-NAME-03", Source: ns.Name, Msg: fmt.Sprintf("server name %q collides with %q after normalization", ns.Name, other)}
+			s.collision = &Error{Kind: KindName, Rule: "BL-NAME-03", Source: ns.Name, Msg: fmt.Sprintf("server name %q collides with %q after normalization", ns.Name, other)}
+			s.status, s.err = StatusFailed, s.collision
 		}
 		names = append(names, ns.Name)
 		servers = append(servers, s)
@@ -140,16 +140,13 @@ func NewSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	a.reg.servers = servers
 	if !a.mut.has(MutBladeLazyConnect) {
 		for _, s := range servers {
-			if s.status == StatusConfigured && (!bladeOf(s).Disabled || a.mut.has(MutBladeConnectDisabled)) {
+			if s.status == StatusConfigured && (!s.blade.Disabled || a.mut.has(MutBladeConnectDisabled)) {
 				_ = a.reg.bladeConnect(ctx, s) // its status tells
 			}
 		}
 	}
 	return &Session{a: a}, nil
 }
-
-// bladeOf returns a Blade server's configuration.
-func bladeOf(s *server) *BladeServerConfig { return s.blade }
 
 // Send runs one turn, offering the tools of the servers connected now.
 func (s *Session) Send(ctx context.Context, prompt string) (*Response, error) {
@@ -176,7 +173,7 @@ func (s *Session) MCPServerStatus() []McpServerStatus {
 				st.Tools = append(st.Tools, t.full)
 			}
 			st.ToolCount = len(st.Tools)
-			st.ConnectedAt = sv.connectedAt
+			st.ConnectedAt = sv.conn.connectedAt
 			if s.a.mut.has(MutBladeToolCountOff) {
 				st.ToolCount++
 			}
@@ -259,13 +256,10 @@ func (s *Session) MCPConnect(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	s.a.reg.mu.Lock()
-	connected := sv.conn != nil
-	s.a.reg.mu.Unlock()
 	switch {
-	case connected, s.a.mut.has(MutBladeConnectNoop):
+	case s.a.reg.isConnected(sv), s.a.mut.has(MutBladeConnectNoop):
 		return nil
-	case bladeOf(sv).Disabled && s.a.mut.has(MutBladeDisabledStays):
+	case sv.blade.Disabled && s.a.mut.has(MutBladeDisabledStays):
 		return &Error{Kind: KindConfig, Rule: "BL-CFG-05", Source: name, Msg: "the server is disabled (mutated)"}
 	}
 	return s.a.reg.bladeConnect(ctx, sv)
@@ -300,13 +294,8 @@ func (s *Session) MCPReconnect(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	if s.a.mut.has(MutBladeReconnectNoop) {
-		s.a.reg.mu.Lock()
-		connected := sv.conn != nil
-		s.a.reg.mu.Unlock()
-		if connected {
-			return nil
-		}
+	if s.a.mut.has(MutBladeReconnectNoop) && s.a.reg.isConnected(sv) {
+		return nil
 	}
 	if err := s.a.reg.bladeDisconnect(sv); err != nil {
 		return err
@@ -329,23 +318,19 @@ func (r *Registry) byName(name, op string) (*server, error) {
 // bladeConnect connects s, reporting connecting meanwhile, and records
 // the outcome: connected with its connection time, or error.
 func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
-	r.mu.Lock()
-	if s.status == StatusFailed && s.err != nil && RuleOf(s.err) == "BL-NAME-03" {
-		err := s.err
-		r.mu.Unlock()
-		return err
+	if s.collision != nil {
+		// Never connected, whatever the runtime API asks (BL-NAME-03).
+		return s.collision
 	}
+	r.mu.Lock()
 	s.status, s.err = StatusConnecting, nil
 	r.mu.Unlock()
 	var conn *connection
 	var err error
-	if bladeOf(s).OAuth.enabled() {
+	if s.blade.OAuth.enabled() {
 		err = errBladeOAuth(s.name)
 	} else {
-		conn, err = r.agent.connect(ctx, s)
-	}
-	if err == nil {
-		err = r.commit(s, conn, false)
+		conn, err = r.connectAndCommit(ctx, s, false)
 	}
 	if err != nil {
 		r.fail(s, err)
@@ -359,23 +344,34 @@ func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
 // disconnected.
 func (r *Registry) bladeDisconnect(s *server) error {
 	r.mu.Lock()
-	conn := s.conn
-	if r.agent.mut.has(MutBladeDisconnectKeepsProcess) {
-		if conn != nil {
-			r.agent.keepLeaked(conn)
-		}
-		conn = nil
+	if s.conn == nil {
+		// Not connected: left as it is, failed or not (B-09).
+		r.mu.Unlock()
+		return nil
 	}
-	if s.conn != nil {
-		s.lastTools = s.conn.tools
-	}
-	s.conn, s.status, s.err = nil, StatusConfigured, nil
-	s.connectedAt = time.Time{}
+	conn := r.detachLocked(s, StatusConfigured, nil)
 	r.mu.Unlock()
-	if conn == nil {
+	if r.agent.mut.has(MutBladeDisconnectKeepsProcess) {
+		r.agent.keepLeaked(conn)
 		return nil
 	}
 	return conn.close()
+}
+
+// detachLocked takes s's connection away, remembering its tools, and
+// gives s a status and error; r.mu must be held.
+func (r *Registry) detachLocked(s *server, status Status, err error) *connection {
+	conn := s.conn
+	s.lastTools = conn.tools
+	s.conn, s.status, s.err = nil, status, err
+	return conn
+}
+
+// isConnected reports whether s has a connection.
+func (r *Registry) isConnected(s *server) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return s.conn != nil
 }
 
 // admitBlade checks a candidate connection's tools under the Blade

@@ -52,6 +52,8 @@ type connection struct {
 	onChange func()         // called on notifications/tools/list_changed
 	// stopHealth ends the connection's health checks (Blade profile).
 	stopHealth context.CancelFunc
+	// connectedAt is when the connection joined the registry.
+	connectedAt time.Time
 
 	// notices counts cancellation notices written to the server; expected
 	// counts the calls cancelled, each of which go-sdk follows with a

@@ -38,7 +38,7 @@ func (r *Registry) healthInterval(s *server) time.Duration {
 // connection; they end when the connection closes.
 func (r *Registry) startHealth(s *server, conn *connection) {
 	every := r.healthInterval(s)
-	if every == 0 || conn.session == nil {
+	if every == 0 {
 		return
 	}
 	ctx, cancel := context.WithCancel(r.agent.closeCtx)
@@ -97,10 +97,7 @@ func (r *Registry) unhealthy(s *server, conn *connection, cause error) {
 		r.mu.Unlock()
 		return
 	}
-	s.lastTools = conn.tools
-	s.conn, s.status = nil, StatusFailed
-	s.err = &Error{Kind: KindTransport, Rule: "BL-HC-02", Source: s.name, Msg: "the server stopped answering its health checks", Err: cause}
-	s.connectedAt = time.Time{}
+	r.detachLocked(s, StatusFailed, &Error{Kind: KindTransport, Rule: "BL-HC-02", Source: s.name, Msg: "the server stopped answering its health checks", Err: cause})
 	r.mu.Unlock()
 	_ = conn.close()
 }

@@ -29,10 +29,7 @@ func (e *redirectError) Error() string {
 // [MaxMessageBytes] before anything parses it, trusts the host's roots (plus
 // SSL_CERT_FILE of the host's environment) and refuses every redirect.
 func (a *Agent) newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	if a.rootCAs != nil {
-		base.TLSClientConfig = &tls.Config{RootCAs: a.rootCAs, MinVersion: tls.VersionTLS12}
-	}
+	base := a.baseTransport()
 	client := &http.Client{
 		Transport: &headerTransport{base: base, headers: cfg.Headers, conn: c},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
@@ -49,6 +46,16 @@ func (a *Agent) newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
 		client.CheckRedirect = nil
 	}
 	return client
+}
+
+// baseTransport is the HTTP transport under every client of the agent:
+// go-sdk's default, trusting the host's CA file when it names one.
+func (a *Agent) baseTransport() *http.Transport {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	if a.rootCAs != nil {
+		base.TLSClientConfig = &tls.Config{RootCAs: a.rootCAs, MinVersion: tls.VersionTLS12}
+	}
+	return base
 }
 
 // headerTransport adds configured headers to every request (LA-TRN-06) and

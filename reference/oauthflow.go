@@ -36,6 +36,10 @@ type oauthSession struct {
 	serverURL string
 	// timeout is the server's timeout: it bounds a refresh as a whole.
 	timeout time.Duration
+	// allowed are the origins the session may contact; open switches
+	// the target rules off (MutCCIgnoresOrigins only).
+	allowed map[string]bool
+	open    bool
 	client  *http.Client // origin-restricted, no redirects, bounded requests
 
 	mu     sync.Mutex
@@ -66,9 +70,9 @@ func (a *Agent) newOAuthSession(s *server, cfg OAuthConfig) (*oauthSession, erro
 			allowed[originOf(u)] = true
 		}
 	}
-	o := &oauthSession{a: a, server: s.name, cfg: cfg, serverURL: s.cfg.URL, timeout: s.cfg.timeout()}
-	open := cfg.ClientCredentials != nil && a.mut.has(MutCCIgnoresOrigins)
-	o.client = a.newOAuthClient(allowed, s.cfg.timeout(), open)
+	o := &oauthSession{a: a, server: s.name, cfg: cfg, serverURL: s.cfg.URL, timeout: s.cfg.timeout(),
+		allowed: allowed, open: cfg.ClientCredentials != nil && a.mut.has(MutCCIgnoresOrigins)}
+	o.client = a.newOAuthClient(allowed, s.cfg.timeout(), o.open)
 	return o, nil
 }
 
@@ -188,10 +192,10 @@ func (o *oauthSession) discover(ctx context.Context) error {
 			}
 			return o.fail("LA-OAU-15", fmt.Sprintf("the authorization server metadata has no %s", name), nil)
 		}
-		if o.client.Transport.(*oauthTransport).open {
+		if o.open {
 			continue
 		}
-		if err := o.a.checkOAuthTarget(raw, o.allowed()); err != nil {
+		if err := o.a.checkOAuthTarget(raw, o.allowed); err != nil {
 			var e *Error
 			errors.As(err, &e)
 			return o.fail(e.Rule, fmt.Sprintf("the %s %s", name, e.Msg), nil)
@@ -201,11 +205,6 @@ func (o *oauthSession) discover(ctx context.Context) error {
 	o.meta = meta
 	o.mu.Unlock()
 	return nil
-}
-
-// allowed returns the origins the session may contact.
-func (o *oauthSession) allowed() map[string]bool {
-	return o.client.Transport.(*oauthTransport).allowed
 }
 
 // authorize runs an interactive login: dynamic registration when the

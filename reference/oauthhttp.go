@@ -2,7 +2,6 @@ package reference
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -20,10 +19,7 @@ import (
 // LA-OAU-27), and bounds each request by the server's timeout
 // (LA-OAU-33).
 func (a *Agent) newOAuthClient(allowed map[string]bool, timeout time.Duration, open bool) *http.Client {
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	if a.rootCAs != nil {
-		base.TLSClientConfig = &tls.Config{RootCAs: a.rootCAs, MinVersion: tls.VersionTLS12}
-	}
+	base := a.baseTransport()
 	if a.mut.has(MutUnboundedAuthRequests) {
 		timeout = time.Hour
 	}

@@ -49,11 +49,12 @@ type server struct {
 	// in interactively again (LA-OAU-37).
 	connected bool
 	// blade is the server's Blade configuration (Blade profile only);
-	// connectedAt is when its current connection was made, and
-	// lastTools are the tools it had before it was disconnected.
-	blade       *BladeServerConfig
-	connectedAt time.Time
-	lastTools   []*tool
+	// collision, when set, is why its name may never connect
+	// (BL-NAME-03); lastTools are the tools it had before it was
+	// disconnected.
+	blade     *BladeServerConfig
+	collision error
+	lastTools []*tool
 }
 
 // Registry is the agent's one registry of MCP servers, fed by the global
@@ -186,10 +187,7 @@ func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) 
 	if a.mut.has(MutLazyDiscovery) {
 		return r.registerLazily(ctx, s)
 	}
-	conn, err := a.connect(ctx, s)
-	if err == nil {
-		err = r.commit(s, conn, true)
-	}
+	_, err = r.connectAndCommit(ctx, s, true)
 	if err != nil {
 		if a.mut.has(MutKeepFailedEntry) {
 			s.status, s.err = StatusFailed, err
@@ -211,11 +209,7 @@ func (r *Registry) registerLazily(ctx context.Context, s *server) error {
 	r.mu.Unlock()
 	actx := context.WithoutCancel(ctx)
 	go func() {
-		conn, err := r.agent.connect(actx, s)
-		if err == nil {
-			err = r.commit(s, conn, false)
-		}
-		if err != nil {
+		if _, err := r.connectAndCommit(actx, s, false); err != nil {
 			r.mu.Lock()
 			s.status, s.err = StatusFailed, err
 			r.mu.Unlock()
@@ -250,6 +244,17 @@ func (r *Registry) checkFree(name string) error {
 	return nil
 }
 
+// connectAndCommit authorizes, connects and discovers s and commits the
+// connection (insert adds s to the registry); on failure nothing is
+// committed.
+func (r *Registry) connectAndCommit(ctx context.Context, s *server, insert bool) (*connection, error) {
+	conn, err := r.agent.connect(ctx, s)
+	if err == nil {
+		err = r.commit(s, conn, insert)
+	}
+	return conn, err
+}
+
 // commit makes a discovered connection part of the registry, after
 // checking its tool names against every other server's (LA-NAME-09) and the
 // size of the whole catalog (LA-LIM-04). insert adds s to the registry; a
@@ -260,7 +265,7 @@ func (r *Registry) commit(s *server, conn *connection, insert bool) error {
 	err := r.admit(s, conn, insert)
 	if err == nil {
 		s.conn, s.status, s.err, s.connected = conn, StatusConnected, nil, true
-		s.connectedAt = time.Now()
+		conn.connectedAt = time.Now()
 		if insert {
 			r.servers = append(r.servers, s)
 		}
@@ -409,11 +414,7 @@ func (r *Registry) connectPending(ctx context.Context) error {
 				continue
 			}
 		}
-		conn, err := a.connect(ctx, s)
-		if err == nil {
-			err = r.commit(s, conn, false)
-		}
-		if err != nil {
+		if _, err := r.connectAndCommit(ctx, s, false); err != nil {
 			r.fail(s, err)
 			errs = append(errs, err)
 		}
@@ -487,11 +488,7 @@ func (r *Registry) reconnect(ctx context.Context, alias string) (*connection, er
 	if old != nil {
 		old.close()
 	}
-	conn, err := r.agent.connect(ctx, s)
-	if err == nil {
-		err = r.commit(s, conn, false)
-	}
-	return conn, err
+	return r.connectAndCommit(ctx, s, false)
 }
 
 // instructions joins the instructions of every connected server. It

@@ -364,12 +364,15 @@ func (a *Agent) authorize(ctx context.Context, name string, req ApprovalRequest)
 		rule = "LA-SEC-02"
 	}
 	m := a.mut
-	v := a.opts.Permission.decide(name)
-	if a.root != nil && !m.has(MutSubagentLoosens) {
-		v = max(v, a.root.opts.Permission.decide(name))
-	}
-	if a.permission != nil && req.Tool != "" {
+	var v verdict
+	switch {
+	case a.permission != nil && req.Tool != "":
 		v = a.bladePermission(ctx, name, req)
+	default:
+		v = a.opts.Permission.decide(name)
+		if a.root != nil && !m.has(MutSubagentLoosens) {
+			v = max(v, a.root.opts.Permission.decide(name))
+		}
 	}
 	switch {
 	case m.has(MutTrustAnnotations) && req.Tool != "" && a.readOnlyHint(req.Server, req.Tool):

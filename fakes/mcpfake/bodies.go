@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -97,7 +98,7 @@ func (m *mount) padded(x *exchange, size int64) ([]byte, bool) {
 	r := x.r.Clone(x.r.Context())
 	r.Body = http.NoBody
 	if len(x.body) > 0 {
-		r.Body = nopReadCloser{bytes.NewReader(x.body)}
+		r.Body = io.NopCloser(bytes.NewReader(x.body))
 	}
 	m.json.ServeHTTP(cw, r)
 	if cw.status == 0 {
@@ -255,7 +256,3 @@ func (c *captureWriter) Write(p []byte) (int, error) {
 }
 
 func (c *captureWriter) Flush() {}
-
-type nopReadCloser struct{ *bytes.Reader }
-
-func (nopReadCloser) Close() error { return nil }

@@ -528,6 +528,7 @@ func TestLatchOfAClosingHTTPFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = h.Close() })
 	u := h.Mount(&Script{Name: "gated", Calls: map[string]Call{"t": {Latch: "gate"}}})
 	go func() {
 		req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(callMsg))

@@ -459,6 +459,9 @@ func (x *exchange) record() {
 	rec.Kind = record.KindHTTPResponse
 	rec.HTTP = &record.HTTPRequest{Method: x.r.Method, Path: x.r.URL.Path, Query: x.r.URL.RawQuery, Host: x.r.Host}
 	rec.Method = x.method
+	if x.id.IsValid() {
+		rec.ID = json.RawMessage(idKey(x.id))
+	}
 	rec.Status = x.w.status
 	if rec.Status == 0 {
 		rec.Status = http.StatusOK

@@ -85,14 +85,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	var resp fosite.AuthorizeResponder
 	if err == nil {
-		for _, scope := range ar.GetRequestedScopes() {
-			ar.GrantScope(scope)
-		}
-		// RFC 8707: the granted audience is the resource.
-		ar.SetRequestedAudience(resources)
-		for _, res := range resources {
-			ar.GrantAudience(res)
-		}
+		grantAll(ar, resources)
 		resp, err = s.provider.NewAuthorizeResponse(ctx, ar, newSession())
 	}
 	s.fmu.Unlock()
@@ -193,13 +186,7 @@ func grantAtToken(ar fosite.AccessRequester) error {
 		return err
 	}
 	if ar.GetGrantTypes().ExactOne("client_credentials") {
-		for _, scope := range ar.GetRequestedScopes() {
-			ar.GrantScope(scope)
-		}
-		ar.SetRequestedAudience(resources)
-		for _, res := range resources {
-			ar.GrantAudience(res)
-		}
+		grantAll(ar, resources)
 		return nil
 	}
 	// The code grant's audience is granted only as the response is made;
@@ -341,4 +328,16 @@ func (s *Server) serveIntrospect(w http.ResponseWriter, r *http.Request) {
 		"exp":        info.expires.Unix(),
 		"token_type": "Bearer",
 	})
+}
+
+// grantAll grants what a request asked for: every scope, and as audience
+// the resources it named (RFC 8707: the granted audience is the resource).
+func grantAll(ar fosite.Requester, resources []string) {
+	for _, scope := range ar.GetRequestedScopes() {
+		ar.GrantScope(scope)
+	}
+	ar.SetRequestedAudience(resources)
+	for _, res := range resources {
+		ar.GrantAudience(res)
+	}
 }

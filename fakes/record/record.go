@@ -28,8 +28,9 @@ const (
 	// KindHTTPResponse: an HTTP response of an HTTP fake, recorded after it
 	// ended: possibly after the client already read it and sent its next
 	// request, so wait for it on the log. HTTP carries the request's
-	// method, path, query and host (no header), Method the JSON-RPC method
-	// of the request body (of its first message; empty for none), Status
+	// method, path, query and host (no header), Method and ID the JSON-RPC
+	// method and id of the request body (of its first message; empty for
+	// none or a notification), Status
 	// the HTTP status, Written the body bytes the fake managed to write
 	// (into its connection: bytes in the client's receive buffer count)
 	// and Aborted whether the body was cut short (the client went away, a

@@ -12,7 +12,8 @@ Feature: Blade health checks (BL-HC)
     And a stdio MCP server "p" with tools "search"
     And the mcpServers option declares "p" with {"healthCheck": {"enabled": true, "intervalMs": 30000}}
     When the host creates the session
-    And the clock advances 30 seconds
+    Then "p" received no "ping" within 300 milliseconds
+    When the clock advances 30 seconds
     Then "p" soon received "ping" 1 time
     When the clock advances 30 seconds
     Then "p" soon received "ping" 2 times
@@ -42,7 +43,8 @@ Feature: Blade health checks (BL-HC)
     And the mcpServers option declares "p" with <fields>
     When the host creates the session
     And the clock advances 60 seconds
-    Then "p" received no "ping" within 300 milliseconds
+    Then mcpServerStatus() shows "p" as "connected" with 1 tool
+    And "p" received no "ping" within 300 milliseconds
 
     Examples:
       | config        | fields                                                     |

@@ -16,6 +16,7 @@ Feature: Blade permissions (BL-PERM)
     When the host creates the session
     And the host sends "go"
     Then it succeeds
+    And the permission callback was asked about "mcp__p__search"
     And "p" received no call
 
   # 「alwaysAllow 当前不会跳过 Agent 的权限检查」

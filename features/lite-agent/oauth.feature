@@ -290,6 +290,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     When the host creates the agent
     And the host registers "docs"
     Then it fails
+    And the host's authorize() was called 1 time
     And "as" received no "token" request
     And "docs" never received an Authorization header
 
@@ -366,7 +367,8 @@ Feature: OAuth login and token refresh (LA-OAU)
       { "mcpServers": { "docs": { "type": "http", "url": "{{url "evil"}}" } } }
       """
     When the host creates the agent and sends "hello"
-    Then it fails
+    Then it fails with a "config" error
+    And the provider "p" was never asked to "tokens"
     And "evil" never received an Authorization header
 
   # 「所有目标遵守 HTTPS/回环 HTTP 规则」: even an origin the host lists
@@ -448,6 +450,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     When the host creates the agent
     And the host registers "docs"
     Then it fails
+    And "as" received 1 "token" request
     And "3d2f" appears in no log, event, list() entry, model request or adapter output
 
   # 「首次连接/登录默认总期限 180 秒」 (A-27)
@@ -490,7 +493,8 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the host binds "docs" to OAuth with the provider "p" of "as"
     When the host creates the agent
     And the host registers "docs" with timeoutMs 1000
-    Then it fails
+    Then it fails with a "timeout" error
+    And "as" received 1 "token" request
     And that took less than 4 seconds
 
   # 「运行中的 401 可以刷新……但不会弹出登录」
