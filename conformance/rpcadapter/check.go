@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/conformance/internal/bounded"
 )
 
 // Verdict is the outcome of one adapter check.
@@ -368,7 +369,7 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 		add("shutdown", CheckFailed, "%v", describeErr(err))
 	} else {
 		p.stdin.Close()
-		if waitFor(p.exited, 5*time.Second) {
+		if bounded.Closed(p.exited, 5*time.Second) {
 			add("shutdown", CheckOK, "answered, and exited when stdin closed")
 		} else {
 			add("shutdown", CheckFailed, "still running 5 s after shutdown and the end of stdin")

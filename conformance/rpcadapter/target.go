@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/conformance/internal/bounded"
 )
 
 // runnerPeer identifies the runner in the handshake.
@@ -353,11 +354,11 @@ func (p *process) Close() error {
 		}
 		p.stdin.Close()
 		pgid := p.cmd.Process.Pid
-		if !waitFor(p.exited, 2*time.Second) {
+		if !bounded.Closed(p.exited, 2*time.Second) {
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !waitFor(p.exited, 2*time.Second) {
+			if !bounded.Closed(p.exited, 2*time.Second) {
 				_ = syscall.Kill(-pgid, syscall.SIGKILL)
-				waitFor(p.exited, 5*time.Second)
+				bounded.Closed(p.exited, 5*time.Second)
 			}
 		}
 		// What the adapter left behind in its group goes too.
@@ -369,18 +370,6 @@ func (p *process) Close() error {
 // shutdownGrace is how long the runner waits for the answer to shutdown:
 // the adapter closes its agents, reaping their children, before answering.
 const shutdownGrace = 5 * time.Second
-
-// waitFor reports whether ch closed within d.
-func waitFor(ch <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
-	}
-}
 
 // agent is an agent living in the adapter process.
 type agent struct {
