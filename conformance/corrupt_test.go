@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,8 +58,11 @@ func selection(c corrupt.Corruption, withScenarios []string) []string {
 type killRow struct {
 	name     string
 	run, red int
-	reds     []string
-	took     time.Duration
+	// changed is how many of the scenarios' adapters the corruption
+	// changed a message of (the tally of its proxies).
+	changed int
+	reds    []string
+	took    time.Duration
 }
 
 // TestCorruptionsFail runs, for each corruption of the corrupting adapter,
@@ -99,9 +103,9 @@ func TestCorruptionsFail(t *testing.T) {
 		if r.red > 0 {
 			killed++
 		}
-		fmt.Fprintf(&b, "\n  %-32s %3d/%-3d red  %6.1fs  %s", r.name, r.red, r.run, r.took.Seconds(), strings.Join(r.reds, ", "))
+		fmt.Fprintf(&b, "\n  %-32s %3d/%-3d red  %3d changed  %6.1fs  %s", r.name, r.red, r.run, r.changed, r.took.Seconds(), strings.Join(r.reds, ", "))
 	}
-	t.Logf("kill table (corruption, red/run scenarios, time, red scenarios): %d of %d corruptions killed in %v%s",
+	t.Logf("kill table (corruption, red/run scenarios, scenarios whose messages it changed, time, red scenarios): %d of %d corruptions killed in %v%s",
 		killed, ran, time.Since(start).Round(time.Second), b.String())
 }
 
@@ -111,7 +115,9 @@ func runCorruption(t *testing.T, exe string, c corrupt.Corruption, rules []strin
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	target := &rpcadapter.Target{Command: []string{exe, corruptMode, c.Name, "--", exe, serveReferenceMode}}
+	tally := filepath.Join(t.TempDir(), "tally")
+	target := &rpcadapter.Target{Command: []string{exe, corruptMode, c.Name, "--", exe, serveReferenceMode},
+		Env: map[string]string{corrupt.TallyEnv: tally}}
 	rep, err := conformance.Run(ctx, conformance.Options{
 		Target:      target,
 		Rules:       rules,
@@ -129,12 +135,29 @@ func runCorruption(t *testing.T, exe string, c corrupt.Corruption, rules []strin
 		}
 	}
 	row.run, row.red, row.reds = len(rep.Scenarios), len(red), red
+	row.changed = tallied(t, tally)
 	row.took = time.Since(began)
 	if len(red) == 0 {
-		t.Errorf("corruption %q (%s) passed all %d scenarios of %v: the suite cannot tell it from a conforming implementation",
-			c.Name, c.Breaks, len(rep.Scenarios), rules)
+		t.Errorf("corruption %q (%s) passed all %d scenarios of %v, changing messages in %d of them: the suite cannot tell it from a conforming implementation",
+			c.Name, c.Breaks, len(rep.Scenarios), rules, row.changed)
 	}
 	return row
+}
+
+// tallied counts the proxies of a tally file that changed a message.
+func tallied(t *testing.T, path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("no proxy wrote its tally: %v", err)
+		return 0
+	}
+	n := 0
+	for _, line := range strings.Fields(string(data)) {
+		if line != "0" {
+			n++
+		}
+	}
+	return n
 }
 
 // firstLine shortens a failure for the log.

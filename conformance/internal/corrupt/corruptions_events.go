@@ -1,6 +1,9 @@
 package corrupt
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Corruptions of events and hooks: lost, doubled, late, or reporting an
 // outcome other than the one that happened.
@@ -92,20 +95,23 @@ func eventsAfterClose() Hook {
 	}
 }
 
-// toolStartLate answers tool:start hooks at once and sends them to the
-// host only just before the tool:end of the same call.
+// toolStartLate answers tool:start hooks at once and calls the host's
+// tool:start only when the call has ended, just before its tool:end, which
+// waits for the host to answer the late tool:start.
 func toolStartLate() Hook {
-	starts := map[string]*Msg{}
+	starts := map[string]json.RawMessage{}
 	return onRequest("host/hook", func(s *State, m *Msg) []*Msg {
 		h := hookOf(m)
 		switch h.String("type") {
 		case "tool:start":
-			starts[h.String("id")] = s.Again(m)
+			starts[h.String("id")] = m.Params
 			return []*Msg{s.Answer(m, map[string]any{})}
 		case "tool:end":
-			if start, ok := starts[h.String("id")]; ok {
+			if params, ok := starts[h.String("id")]; ok {
 				delete(starts, h.String("id"))
-				return []*Msg{start, m}
+				start := s.CallThen(ToRunner, "host/hook", nil, func(*State, *Msg) []*Msg { return []*Msg{m} })
+				start.Params = params
+				return []*Msg{start}
 			}
 		}
 		return []*Msg{m}

@@ -28,6 +28,12 @@ func init() {
 			})),
 		},
 		Corruption{
+			Name:   "machine-login-interactive",
+			Breaks: "calls the host's authorize() for a server bound to client credentials, as for an interactive login",
+			Rules:  []string{"LA-CC-01", "LA-CC-02"},
+			New:    machineLoginInteractive,
+		},
+		Corruption{
 			Name:   "logout-on-unregister",
 			Breaks: "invalidates the provider's credentials when a server is unregistered",
 			Rules:  []string{"LA-OAU-11", "LA-OAU-08"},
@@ -46,3 +52,20 @@ func init() {
 
 // providerCall returns the call of a host/provider request.
 func providerCall(m *Msg) Object { return m.ParamsObject().Object("call") }
+
+// machineLoginInteractive calls the host's authorize() once for every
+// server bound to client credentials, when its connection is approved.
+func machineLoginInteractive() Hook {
+	asked := map[string]bool{}
+	return onRequest("host/approve", func(s *State, m *Msg) []*Msg {
+		p := m.ParamsObject()
+		server := p.Object("request").String("server")
+		b := s.Binding(server)
+		if b.Object("clientCredentials") == nil || asked[server] {
+			return []*Msg{m}
+		}
+		asked[server] = true
+		login := map[string]any{"agentId": p.String("agentId"), "request": map[string]any{"server": server, "url": b.String("serverUrl")}}
+		return []*Msg{s.Call(ToRunner, "host/authorize", login), m}
+	})
+}

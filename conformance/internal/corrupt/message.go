@@ -67,6 +67,19 @@ type Msg struct {
 	// opaque is a line that is not a JSON-RPC message, forwarded verbatim
 	// (the receiver judges it).
 	opaque []byte
+	// line is the message as it was read, and read its fields then: a
+	// message no hook changed goes on byte for byte.
+	line []byte
+	read fields
+	// encoded is the message as it goes on, once encoded.
+	encoded []byte
+}
+
+// fields are what a message says, as it was read.
+type fields struct {
+	kind                      Kind
+	method                    string
+	id, params, result, error json.RawMessage
 }
 
 // envelope is a JSON-RPC 2.0 message on the wire.
@@ -86,7 +99,7 @@ func decode(line []byte, d Dir) *Msg {
 	if err := json.Unmarshal(line, &e); err != nil || e.JSONRPC != "2.0" {
 		return &Msg{Dir: d, opaque: bytes.Clone(line)}
 	}
-	m := &Msg{Dir: d, ID: e.ID, Method: e.Method, Params: e.Params, Result: e.Result, Error: e.Error}
+	m := &Msg{Dir: d, ID: e.ID, Method: e.Method, Params: e.Params, Result: e.Result, Error: e.Error, line: line}
 	hasID := len(e.ID) > 0 && string(e.ID) != "null"
 	switch {
 	case e.Method != "" && hasID:
@@ -100,7 +113,34 @@ func decode(line []byte, d Dir) *Msg {
 	default:
 		return &Msg{Dir: d, opaque: bytes.Clone(line)}
 	}
+	m.read = fields{m.Kind, m.Method, m.ID, m.Params, m.Result, m.Error}
 	return m
+}
+
+// unchanged reports whether no hook changed what the message says since it
+// was read.
+func (m *Msg) unchanged() bool {
+	r := &m.read
+	if m.line == nil || m.Kind != r.kind || (!m.IsResponse() && m.Method != r.method) {
+		return false
+	}
+	return same(m.ID, r.id) && same(m.Params, r.params) && same(m.Result, r.result) && same(m.Error, r.error)
+}
+
+// same reports whether a and b are the same bytes in memory: a hook that
+// changes a field stores new bytes.
+func same(a, b json.RawMessage) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// changed reports whether the message goes on other than it was read: a
+// hook changed what it says (not merely how it is written).
+func (m *Msg) changed() bool {
+	if m.opaque != nil || m.unchanged() {
+		return false
+	}
+	b, err := m.encode()
+	return err != nil || !bytes.Equal(b, m.line)
 }
 
 // encode writes the message as one line, without its newline.
@@ -108,6 +148,21 @@ func (m *Msg) encode() ([]byte, error) {
 	if m.opaque != nil {
 		return m.opaque, nil
 	}
+	if m.unchanged() {
+		return m.line, nil
+	}
+	if m.encoded != nil {
+		return m.encoded, nil
+	}
+	b, err := m.encodeFields()
+	if err == nil {
+		m.encoded = b
+	}
+	return b, err
+}
+
+// encodeFields encodes the message from its fields.
+func (m *Msg) encodeFields() ([]byte, error) {
 	e := envelope{JSONRPC: "2.0", ID: m.ID}
 	switch m.Kind {
 	case Request, Notification:
@@ -136,6 +191,7 @@ func (m *Msg) Is(method string) bool { return m.opaque == nil && m.Method == met
 func (m *Msg) Copy() *Msg {
 	c := *m
 	c.Params, c.Result, c.Error = bytes.Clone(m.Params), bytes.Clone(m.Result), bytes.Clone(m.Error)
+	c.line, c.encoded = nil, nil
 	return &c
 }
 

@@ -50,7 +50,7 @@ func editObject(raw json.RawMessage, f func(Object)) json.RawMessage {
 	}
 	f(o)
 	var b bytes.Buffer
-	if order.encode(&b, o) != nil {
+	if order.encode(&b, o) != nil || bytes.Equal(b.Bytes(), raw) {
 		return raw
 	}
 	return b.Bytes()

@@ -41,6 +41,10 @@ type Proxy struct {
 	Hook Hook
 	// Stderr receives the adapter's stderr; nil discards it.
 	Stderr io.Writer
+	// Effects, once Run returned, is how many messages the hook did not
+	// pass on as they came: 0 means the corruption never had a chance to
+	// show in what crossed.
+	Effects int
 	// Grace bounds each wait of the shutdown: for the adapter to exit once
 	// its stdin closed, for its output to end once it exited, and for the
 	// runner's input to end once the adapter's output did. 0 means 10 s.
@@ -76,6 +80,11 @@ func (p *Proxy) Run(ctx context.Context, in io.Reader, out io.WriteCloser) error
 		return err
 	}
 	s := newSession(hook, child.stdin, out)
+	defer func() {
+		s.mu.Lock()
+		p.Effects = s.effects
+		s.mu.Unlock()
+	}()
 
 	inDone := make(chan error, 1)
 	go func() { inDone <- s.read(in, ToAdapter) }()
@@ -99,7 +108,7 @@ func (p *Proxy) Run(ctx context.Context, in io.Reader, out io.WriteCloser) error
 		errs = append(errs, p.drain(child, childOut))
 	case <-ctx.Done():
 		child.kill()
-		errs = append(errs, <-childOut, ctx.Err())
+		errs = append(errs, p.drain(child, childOut), ctx.Err())
 	}
 	// Everything the adapter said goes out before out closes.
 	s.queues[ToRunner].close()
@@ -148,6 +157,8 @@ type session struct {
 	// their answer from the other direction.
 	pending [2]map[string]*Msg
 	queues  [2]*queue
+	// effects counts the messages the hook did not pass on as they came.
+	effects int
 }
 
 // newSession returns a session writing to the adapter and to the runner.
@@ -222,7 +233,11 @@ func (s *session) handle(m *Msg) {
 		}
 	}
 	s.state.observe(m)
-	s.emit(s.hook(s.state, m))
+	out := s.hook(s.state, m)
+	if len(out) != 1 || out[0] != m || m.changed() {
+		s.effects++
+	}
+	s.emit(out)
 }
 
 // emit queues messages, tracking the requests among them.

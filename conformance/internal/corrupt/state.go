@@ -47,6 +47,11 @@ func (s *State) observe(m *Msg) {
 	if m.Dir != ToAdapter || m.Kind != Request {
 		return
 	}
+	switch m.Method {
+	case "agent/create", "agent/subagent", "agent/register":
+	default:
+		return
+	}
 	p := m.ParamsObject()
 	switch m.Method {
 	case "agent/create":
