@@ -18,10 +18,14 @@ import (
 )
 
 // corruptionsAtOnce bounds how many corruptions run at the same time; each
-// runs its scenarios corruptionConcurrency at a time.
+// runs its scenarios corruptionConcurrency at a time, every step bounded by
+// corruptionStepTimeout: twice the mutants' (in-process) budget, for the
+// two processes every message crosses here, so that a busy machine does
+// not turn a slow answer into a red that proves nothing.
 const (
 	corruptionsAtOnce     = 2
 	corruptionConcurrency = 3
+	corruptionStepTimeout = 10 * time.Second
 )
 
 // rulesWithScenarios returns the rule IDs that have scenarios.
@@ -122,7 +126,7 @@ func runCorruption(t *testing.T, exe string, c corrupt.Corruption, rules []strin
 		Target:      target,
 		Rules:       rules,
 		Concurrency: corruptionConcurrency,
-		StepTimeout: 5 * time.Second,
+		StepTimeout: corruptionStepTimeout,
 	})
 	if err != nil {
 		t.Fatal(err)

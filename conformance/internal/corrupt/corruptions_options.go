@@ -159,12 +159,12 @@ func eachBinding(f func(server string, b Object)) Hook {
 // interpolateEntry expands variables in an entry's strings.
 func interpolateEntry(_ string, e Object) {
 	if u, ok := e["url"].(string); ok {
-		e["url"] = Interpolate(u)
+		e["url"] = interpolate(u)
 	}
 	if args := e.List("args"); args != nil {
 		for i, a := range args {
 			if s, ok := a.(string); ok {
-				args[i] = Interpolate(s)
+				args[i] = interpolate(s)
 			}
 		}
 	}
@@ -172,7 +172,7 @@ func interpolateEntry(_ string, e Object) {
 		m := e.Object(key)
 		for k, v := range m {
 			if s, ok := v.(string); ok {
-				m[k] = Interpolate(s)
+				m[k] = interpolate(s)
 			}
 		}
 	}

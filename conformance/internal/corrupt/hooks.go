@@ -7,14 +7,6 @@ package corrupt
 // hookFn adapts a stateless function to a corruption's New.
 func hookFn(h Hook) func() Hook { return func() Hook { return h } }
 
-// dirOf is the way requests of method travel.
-func dirOf(method string) Dir {
-	if len(method) >= 5 && method[:5] == "host/" {
-		return ToRunner
-	}
-	return ToAdapter
-}
-
 // onRequest applies f to the requests and notifications of method;
 // everything else passes.
 func onRequest(method string, f func(s *State, m *Msg) []*Msg) Hook {

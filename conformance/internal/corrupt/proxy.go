@@ -98,9 +98,15 @@ func (p *Proxy) Run(ctx context.Context, in io.Reader, out io.WriteCloser) error
 		// The runner's input ended and the adapter's stdin is closing: it
 		// has Grace to exit.
 		errs, inEnded = append(errs, err), true
-		if !bounded.Closed(child.exited, p.grace()) {
+		t := time.NewTimer(p.grace())
+		select {
+		case <-child.exited:
+		case <-ctx.Done():
+			child.kill()
+		case <-t.C:
 			child.kill()
 		}
+		t.Stop()
 		errs = append(errs, p.drain(child, childOut))
 	case err := <-childOut:
 		errs = append(errs, err)

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 )
 
-// State is what a hook knows besides the message in front of it: what
-// crossed the proxy earlier (agent options, server entries, saved tokens)
-// and the means to make messages of its own. Hooks run one at a time, so
-// State needs no locking of its own.
+// State is what a hook knows besides the message in front of it — what
+// crossed the proxy earlier (agent options, server entries, the scripts of
+// the stdio fakes they start) — and the means to make messages of its
+// own. Hooks run one at a time, so State needs no locking of its own.
 type State struct {
 	// options are the agent options of agent/create, by agent id, as the
 	// runner sent them.
@@ -89,15 +88,6 @@ func (s *State) Options(agentID string) Object {
 		agentID = root
 	}
 	return s.options[agentID]
-}
-
-// AllOptions returns the options of every agent created so far.
-func (s *State) AllOptions() []Object {
-	var out []Object
-	for _, o := range s.options {
-		out = append(out, o)
-	}
-	return out
 }
 
 // Entry returns the server entry declared under alias through the
@@ -225,10 +215,10 @@ func (s *State) Release() []*Msg {
 	return out
 }
 
-// Interpolate replaces ${NAME} and $NAME in text with the value of the
+// interpolate replaces ${NAME} and $NAME in text with the value of the
 // variable NAME of the proxy's environment, which is the scenario's (the
 // runner starts the adapter with it).
-func Interpolate(text string) string {
+func interpolate(text string) string {
 	return os.Expand(text, func(name string) string {
 		if v, ok := os.LookupEnv(name); ok {
 			return v
@@ -236,21 +226,3 @@ func Interpolate(text string) string {
 		return "${" + name + "}"
 	})
 }
-
-// secretValues returns the values of an entry that are credentials: its
-// env values and header values.
-func secretValues(e Object) []string {
-	var out []string
-	for _, key := range []string{"env", "headers"} {
-		for _, v := range e.Object(key) {
-			if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// jsonString quotes s as JSON.
-func jsonString(s string) json.RawMessage { return rawOf(s) }
