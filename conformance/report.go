@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 )
 
@@ -21,9 +22,12 @@ const (
 // Report is the outcome of [Run]. Its JSON form is the report.json of
 // `mcpconform run --format json` (schema 1).
 type Report struct {
-	Schema    int              `json:"schema"`
-	Tool      ToolInfo         `json:"tool"`
-	Target    TargetInfo       `json:"target"`
+	Schema int        `json:"schema"`
+	Tool   ToolInfo   `json:"tool"`
+	Target TargetInfo `json:"target"`
+	// Verdict is "pass", "fail", or "inconclusive" when no selected
+	// scenario ran ([Report.Inconclusive]).
+	Verdict   string           `json:"verdict"`
 	Summary   Summary          `json:"summary"`
 	Scenarios []ScenarioResult `json:"scenarios"`
 }
@@ -67,14 +71,38 @@ type ScenarioResult struct {
 	Step string `json:"step,omitempty"`
 	// Evidence is the tail of the fakes' wire log and the adapter's
 	// diagnostics for a failed scenario.
-	Evidence   []string `json:"evidence,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+	// Warnings are findings that do not fail the scenario: an invariant
+	// that the system's own document leaves advisory (X-19).
+	Warnings   []string `json:"warnings,omitempty"`
 	DurationMs int64    `json:"durationMs"`
 }
 
-// OK reports whether every scenario passed or was skipped.
+// OK reports whether every scenario passed or was skipped, and at least
+// one passed: a run in which nothing ran proves nothing.
 func (r *Report) OK() bool {
 	s := r.Summary
-	return s.Failed == 0 && s.Undefined == 0 && s.Pending == 0
+	return s.Failed == 0 && s.Undefined == 0 && s.Pending == 0 && s.Passed > 0
+}
+
+// Inconclusive says why a run has no verdict, or "" when it has one:
+// every selected scenario was skipped, so nothing was tested.
+func (r *Report) Inconclusive() string {
+	s := r.Summary
+	if s.Passed+s.Failed+s.Undefined+s.Pending > 0 {
+		return ""
+	}
+	reasons := map[string]int{}
+	for _, sc := range r.Scenarios {
+		reasons[sc.Error]++
+	}
+	top, n := "", 0
+	for reason, k := range reasons {
+		if k > n || (k == n && reason < top) {
+			top, n = reason, k
+		}
+	}
+	return fmt.Sprintf("no verdict: all %d selected scenarios were skipped, so nothing was tested (%d of them because %s)", len(r.Scenarios), n, top)
 }
 
 // count fills in the summary from the scenarios.
@@ -93,6 +121,14 @@ func (r *Report) count() {
 		case StatusPending:
 			r.Summary.Pending++
 		}
+	}
+	switch {
+	case r.Inconclusive() != "":
+		r.Verdict = "inconclusive"
+	case r.OK():
+		r.Verdict = "pass"
+	default:
+		r.Verdict = "fail"
 	}
 }
 

@@ -30,6 +30,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("conformance: the target cannot describe itself: %w", err)
 	}
+	if len(info.Systems) == 0 {
+		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
+	}
 	fsys, dirs := opts.featureTree()
 	all, err := scenariosIn(fsys, dirs)
 	if err != nil {
@@ -209,9 +212,29 @@ func (r *runner) stepDone(w *world, res *ScenarioResult, st *godog.Step, status 
 	}
 }
 
-// finish closes a scenario's world and reports progress.
+// finish closes a scenario's world, applies the scenario invariants to a
+// scenario that passed its steps, and reports progress.
 func (r *runner) finish(w *world, res *ScenarioResult) {
-	w.close()
+	check := res != nil && res.Status == StatusPassed && w.log != nil
+	if check {
+		w.beforeTeardown(context.Background())
+	}
+	w.close(check)
+	if check {
+		failures, warnings := w.invariantFindings()
+		for _, f := range warnings {
+			res.Warnings = append(res.Warnings, f.String())
+		}
+		if len(failures) > 0 {
+			var parts []string
+			for _, f := range failures {
+				parts = append(parts, f.String())
+			}
+			res.Status, res.Step = StatusFailed, "invariant: "+failures[0].invariant
+			res.Error = strings.Join(parts, "\n")
+			res.Evidence = w.evidence()
+		}
+	}
 	r.mu.Lock()
 	delete(r.worlds, w)
 	r.mu.Unlock()
@@ -234,7 +257,7 @@ func (r *runner) closeLeftovers() {
 	r.worlds = map[*world]bool{}
 	r.mu.Unlock()
 	for _, w := range left {
-		w.close()
+		w.close(false)
 	}
 }
 

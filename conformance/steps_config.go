@@ -147,6 +147,7 @@ func (w *world) hostEnv(key, value string) error {
 		return fmt.Errorf("the host environment must be set before the agent is created")
 	}
 	w.environ = append(w.environ, key+"="+value)
+	w.plantedEnv = append(w.plantedEnv, key+"="+value)
 	return nil
 }
 

@@ -659,80 +659,47 @@ func (w *world) nothingListened() error {
 }
 
 // noSecretShown: Then no secret of the login appears in list(), an approval request or an event
+// — the secret sweep of the invariants (secrets.go), now, for the secrets of
+// the login.
 func (w *world) noSecretShown(ctx context.Context) error {
-	var secrets []string
-	for _, r := range hostRecordsOf(w.log.Records(), "provider") {
-		var c adapter.ProviderCall
-		_ = json.Unmarshal(r.Params, &c)
-		switch c.Method {
-		case "saveTokens":
-			var t struct {
-				Access  string `json:"access_token"`
-				Refresh string `json:"refresh_token"`
-			}
-			_ = json.Unmarshal(c.Value, &t)
-			secrets = append(secrets, t.Access, t.Refresh)
-		case "saveCodeVerifier":
-			var v string
-			_ = json.Unmarshal(c.Value, &v)
-			secrets = append(secrets, v)
-		}
-	}
-	for _, r := range hostRecordsOf(w.log.Records(), "authorize-returned") {
-		var cb struct{ Callback string }
-		_ = json.Unmarshal(r.Params, &cb)
-		if u, err := url.Parse(cb.Callback); err == nil {
-			secrets = append(secrets, u.Query().Get("code"))
-		}
-	}
-	for _, u := range w.authURLs() {
-		secrets = append(secrets, u.String(), u.Query().Get("code_challenge"))
-	}
-	secrets = slices.DeleteFunc(secrets, func(s string) bool { return len(s) < 8 })
+	secrets := oauthSecrets(w.log.Records())
+	secrets = slices.DeleteFunc(secrets, func(s secret) bool { return len(s.value) < minSecret })
 	if err := w.expect(len(secrets) >= 4, "the login produced tokens, a code, a verifier and an authorization URL", "only %d secrets", len(secrets)); err != nil {
 		return err
 	}
-	var places []string
-	if w.info.Implements(adapter.OpList) {
-		l, err := w.list(ctx)
-		if err != nil {
-			return err
-		}
-		b, _ := json.Marshal(l)
-		places = append(places, "list() "+string(b))
+	surfaces, err := w.surfacesNow(ctx)
+	if err != nil {
+		return err
 	}
-	for _, a := range w.host.approvalRequests() {
-		b, _ := json.Marshal(a)
-		places = append(places, "approval "+string(b))
+	if hits := sweep(surfaces, secrets); len(hits) > 0 {
+		return w.expect(false, hits[0].expected, "%s", hits[0].actual)
 	}
-	for _, e := range w.host.allEvents() {
-		b, _ := json.Marshal(e)
-		places = append(places, "event "+string(b))
-	}
-	for _, p := range places {
-		for _, s := range secrets {
-			if strings.Contains(p, s) {
-				return w.expect(false, "no secret of the login in list(), approvals or events", "%s holds %q", truncateText(p, 60), truncateText(s, 16))
-			}
-		}
-	}
-	return w.expect(len(places) > 0, "list(), an approval or an event to look in", "the adapter lists nothing and the host saw no approval or event")
+	return w.expect(len(surfaces) > 0, "list(), an approval or an event to look in", "the adapter lists nothing and the host saw no approval or event")
 }
 
 // refusedOnceMore: Then "docs" received the refused call of the tool "search" exactly once more
 // — the JSON-RPC request refused with 401 was sent exactly twice.
-func (w *world) refusedOnceMore(name, tool string) error {
-	calls := toolCalls(w.log.Records(), name, tool)
+func (w *world) refusedOnceMore(ctx context.Context, name, tool string) error {
+	refusedIn := func(rs []record.Record) int {
+		n := 0
+		for _, r := range rs {
+			if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusUnauthorized {
+				n++
+			}
+		}
+		return n
+	}
+	// A response's record is appended once the fake finished writing it,
+	// possibly after the client went on: wait for it.
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return refusedIn(rs) > 0 })
+	calls := toolCalls(rs, name, tool)
 	byID := map[string]int{}
 	for _, c := range calls {
 		byID[string(c.ID)]++
 	}
-	refused := 0
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusUnauthorized {
-			refused++
-		}
-	}
+	refused := refusedIn(rs)
 	if err := w.expect(refused == 1, "one call was refused with 401", "%d were", refused); err != nil {
 		return err
 	}
@@ -741,18 +708,25 @@ func (w *world) refusedOnceMore(name, tool string) error {
 
 // answeredCalls: Then "docs" answered 2 calls of the tool "search" — HTTP
 // 200 responses to tools/call requests of that tool.
-func (w *world) answeredCalls(name string, n int, tool string) error {
-	rs := w.log.Records()
-	ids := map[string]bool{}
-	for _, c := range toolCalls(rs, name, tool) {
-		ids[string(c.ID)] = true
-	}
-	got := 0
-	for _, r := range rs {
-		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK && ids[string(r.ID)] {
-			got++
+func (w *world) answeredCalls(ctx context.Context, name string, n int, tool string) error {
+	answered := func(rs []record.Record) int {
+		ids := map[string]bool{}
+		for _, c := range toolCalls(rs, name, tool) {
+			ids[string(c.ID)] = true
 		}
+		got := 0
+		for _, r := range rs {
+			if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK && ids[string(r.ID)] {
+				got++
+			}
+		}
+		return got
 	}
+	// A response's record comes once the fake finished writing it: wait.
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return answered(rs) >= n })
+	got := answered(rs)
 	return w.expect(got == n, fmt.Sprintf("%s answered %d calls of %s", name, n, tool), "%d", got)
 }
 

@@ -346,18 +346,16 @@ func (w *world) listHasNo(ctx context.Context, a, b string) error {
 	if err != nil {
 		return err
 	}
-	raw, _ := json.Marshal(l)
-	text := string(raw)
+	var surfaces []surface
 	for _, s := range l {
-		text += string(s.Raw)
+		surfaces = append(surfaces, surface{where: fmt.Sprintf("list() entry %q", s.Name), text: jsonText(s) + string(s.Raw)})
 	}
-	found := []string{}
-	for _, canary := range []string{a, b} {
-		if strings.Contains(text, canary) {
-			found = append(found, canary)
-		}
+	hits := sweep(surfaces, []secret{{value: a, what: fmt.Sprintf("%q", a)}, {value: b, what: fmt.Sprintf("%q", b)}})
+	var found []string
+	for _, f := range hits {
+		found = append(found, f.actual)
 	}
-	return w.expect(len(found) == 0, "list() holds no credential", "it holds %v", found)
+	return w.expect(len(hits) == 0, "list() holds no credential", "%s", strings.Join(found, "; "))
 }
 
 // reachedNoServer: Then "s3cr3t" reached no MCP server

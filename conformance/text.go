@@ -50,7 +50,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	sum := r.Summary
 	verdict := "PASS"
-	if !r.OK() {
+	if why := r.Inconclusive(); why != "" {
+		verdict = "NO VERDICT"
+		fmt.Fprintf(&b, "\n%s\n", why)
+	} else if !r.OK() {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(&b, "\n%s: %d scenarios: %d passed, %d failed, %d undefined, %d pending, %d skipped\n",

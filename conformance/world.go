@@ -80,6 +80,10 @@ type world struct {
 	assertions int    // how many checks the steps made
 	skipReason string // why a step skipped the scenario
 	closed     bool
+
+	obs        observations // what the agents showed the host (observe.go)
+	plantedEnv []string     // KEY=VALUE the scenario planted in the host environment
+	leftovers  []finding    // processes that outlived the scenario
 }
 
 // fake is one scripted MCP server of the scenario.
@@ -391,9 +395,23 @@ func (w *world) createAgent(ctx context.Context) error {
 	if opts.MCPOAuth, err = w.resolveOAuth(sctx); err != nil {
 		return err
 	}
-	agent, err := w.adapter.NewAgent(sctx, opts, w.host)
+	for _, c := range []*configFile{w.project, w.global} {
+		if data, _ := c.content(w); data != nil {
+			w.obs.config(string(data))
+		}
+	}
+	if opts.MCPServers != nil {
+		w.obs.config(string(opts.MCPServers))
+	}
+	w.agents++
+	view := &hostView{w: w, h: w.host, agent: fmt.Sprintf("agent %d", w.agents)}
+	agent, err := w.adapter.NewAgent(sctx, opts, view)
 	if err == nil {
-		w.agent = agent
+		a := &observedAgent{Agent: agent, label: "the agent", obs: &w.obs, view: view}
+		w.agent = a
+		a.snapshotList(ctx, "list() after creating the agent")
+	} else {
+		_ = w.obs.failure("creating the agent", err)
 	}
 	return w.settle("creating the agent", err)
 }
@@ -428,7 +446,7 @@ func (w *world) snapshotList(ctx context.Context) error {
 // close tears the world down: the agent and adapter, then any fake process
 // still alive, the fakes, the record server and the directories. It is
 // idempotent.
-func (w *world) close() {
+func (w *world) close(checkLeftovers bool) {
 	if w.closed {
 		return
 	}
@@ -454,6 +472,9 @@ func (w *world) close() {
 		_ = w.adapter.Close()
 	}
 	if w.log != nil {
+		if checkLeftovers {
+			w.checkLeftovers(ctx)
+		}
 		w.killFakes(ctx)
 	}
 	w.closeAuthServers()

@@ -9,14 +9,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpconform/mcpconform/internal/hollow"
 )
 
 // TestMain lets the test binary serve as `mcpconform adapter ...`, so that
-// targets can name it as their adapter command.
+// targets can name it as their adapter command, and as the adapter that
+// implements nothing (`hollow-adapter CLAIMS`, package hollow).
 func TestMain(m *testing.M) {
 	log.SetOutput(io.Discard) // see main
 	if len(os.Args) > 1 && os.Args[1] == "adapter" {
 		os.Exit(runCLI(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) == 3 && os.Args[1] == "hollow-adapter" {
+		claims, ok := hollow.ClaimsNamed(os.Args[2])
+		if !ok || hollow.Serve(os.Stdin, os.Stdout, claims) != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

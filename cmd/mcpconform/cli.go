@@ -10,9 +10,9 @@ import (
 
 // Exit codes.
 const (
-	exitOK      = 0 // every selected scenario passed (or was skipped)
+	exitOK      = 0 // every selected scenario passed or was skipped, and one passed
 	exitFailure = 1 // a scenario failed, was undefined or pending
-	exitUsage   = 2 // bad flags, unknown rule, empty selection
+	exitUsage   = 2 // bad flags, unknown rule, empty selection, a target that claims no system, a run where every scenario was skipped
 )
 
 const usage = `usage: mcpconform <command> [flags]

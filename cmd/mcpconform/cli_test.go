@@ -38,6 +38,8 @@ func TestExitCodes(t *testing.T) {
 		{"unknown mutation", []string{"run", "--target", "reference+mutate=LA-X/y"}, exitUsage, "unknown mutation"},
 		{"passing selection", []string{"run", "--rules", "LA-CFG-13", "--out", dir}, exitOK, "PASS"},
 		{"failing mutant", []string{"run", "--rules", "LA-NAME-02", "--target", "reference+mutate=LA-NAME-02/alias-25-characters"}, exitFailure, "FAIL"},
+		{"adapter claiming no system", []string{"run", "--target", "cmd:" + self(t) + " hollow-adapter no-system"}, exitUsage, "claims no system"},
+		{"every scenario skipped", []string{"run", "--rules", "BL-RT-01", "--target", "cmd:" + self(t) + " hollow-adapter lite-agent-only"}, exitUsage, "no verdict: all"},
 		{"explain unknown", []string{"explain", "LA-NOPE-01"}, exitUsage, "unknown rule"},
 		{"explain", []string{"explain", "LA-NAME-02"}, exitOK, "服务器别名限 1–24 个"},
 	}

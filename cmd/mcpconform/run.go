@@ -67,6 +67,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpconform run: writing the report: %v\n", err)
 		return exitFailure
 	}
+	if why := rep.Inconclusive(); why != "" {
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", why)
+		return exitUsage
+	}
 	if !rep.OK() {
 		return exitFailure
 	}

@@ -30,6 +30,24 @@ type Diagnoser interface {
 	Diagnostics() []string
 }
 
+// CloseWatcher is implemented by hosts that check what reaches them after
+// an agent's close() returned. An adapter whose host implements it calls
+// AgentClosed once the agent's close() has returned and before it delivers
+// any callback that came after: an adapter process's answer to agent/close
+// and the messages behind it arrive in one order, which the goroutine that
+// waits for the answer cannot keep.
+type CloseWatcher interface {
+	AgentClosed()
+}
+
+// Console is implemented by adapters that capture what the implementation
+// printed on its own console: an adapter process's stderr. The runner
+// searches it for planted secrets (LA-SEC-19, LA-OAU-30), as it searches
+// every other surface the implementation shows its host.
+type Console interface {
+	Console() string
+}
+
 // A Target opens adapters. The runner calls [Target.Open] once per scenario
 // world, so a target may start a fresh process each time or reuse one.
 type Target interface {

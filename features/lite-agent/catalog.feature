@@ -57,6 +57,7 @@ Feature: The tool catalog of a run, and stale servers (LA-CAT)
   @LA-CAT-04
   Scenario: a schema changed in the middle of a run is not used before the run ends
     Given an HTTP MCP server "docs" with tools "search"
+    And the tool "search" of "docs" has the input schema {"type": "object", "properties": {"q": {"type": "string"}}}
     And after answering "search", "docs" changes its tools to:
       """
       [{ "name": "search", "inputSchema": { "type": "object", "properties": { "q": { "type": "string" } }, "required": ["q"] } }]
@@ -68,7 +69,7 @@ Feature: The tool catalog of a run, and stale servers (LA-CAT)
     And the host sends "go"
     Then it succeeds
     And "docs" received 2 calls of the tool "search"
-    And every model request offered "mcp__docs__search" with the input schema {"type":"object"}
+    And every model request offered "mcp__docs__search" with the input schema {"type": "object", "properties": {"q": {"type": "string"}}}
 
   # 「空闲时重新注销/注册」 (interpretation A-02: the SDK refreshes at the start of the next run;
   # list() tells when the implementation has taken the notification in)
