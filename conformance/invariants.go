@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -92,6 +93,11 @@ func (w *world) invariantFindings() (failures, warnings []finding) {
 	failures = append(failures, w.catalogFindings()...)
 	failures = append(failures, w.outcomeFindings()...)
 	failures = append(failures, w.leftovers...)
+	if w.positives == 0 {
+		failures = append(failures, finding{invariant: "a positive observation", rule: "harness",
+			expected: "a Then step that observed an effect: a connection, a request, a result, an error of a kind, a callback",
+			actual:   "the scenario's Then steps checked only that something succeeded or that something did not happen, which an implementation that does nothing passes"})
+	}
 	if !observable(rs) && effects == 0 {
 		failures = append(failures, finding{invariant: "a positive observation", rule: "harness",
 			expected: "the implementation did something the scenario could observe: contacted a server, called back into its host, or returned a result or an error",
@@ -106,6 +112,18 @@ func (w *world) closeRule() string {
 		return "B-17"
 	}
 	return "LA-REG-21"
+}
+
+// absence matches the Then steps that observe no effect: a bare success,
+// or that something did not happen. Every other Then step that passes
+// observed something the implementation did.
+var absence = regexp.MustCompile(`^it succeeds$|\b(never|no|nothing|none|neither|unchanged|still|nowhere)\b|\bat most\b|\bless than\b|\bwas not\b|\bdid not\b`)
+
+// observes reports whether a Then step's text observes an effect, when it
+// passes. "the file granted nothing: the agent refused it, or asked ..."
+// observes a refusal or the approvals.
+func observes(step string) bool {
+	return !absence.MatchString(step) || strings.HasPrefix(step, "the file granted nothing: ")
 }
 
 // observable reports whether the records show the implementation did

@@ -161,6 +161,9 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 			err = fmt.Errorf("this Then step asserted nothing, which can never count as a pass")
 			status = godog.StepFailed
 		}
+		if status == godog.StepPassed && st.Type == messages.PickleStepType_OUTCOME && observes(st.Text) {
+			w.positives++
+		}
 		r.stepDone(w, res, st, status, err)
 		return ctx, err
 	})

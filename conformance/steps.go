@@ -169,6 +169,7 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^list\(\) contains neither "([^"]*)" nor "([^"]*)"$`, w.listHasNo)
 	sc.Step(`^"([^"]*)" reached no MCP server$`, w.reachedNoServer)
 	sc.Step(`^"([^"]*)" saw the literal text "([^"]*)" unless it was never contacted$`, w.sawLiteral)
+	sc.Step(`^the agent either refused the configuration with an? "([^"]*)" error or connected "([^"]*)"$`, w.refusedOrConnected)
 	sc.Step(`^these happened in this order:$`, w.inOrder)
 	sc.Step(`^"([^"]*)" is reported failed$`, w.isReportedFailed)
 	sc.Step(`^no MCP server received anything during the listing$`, w.nothingDuringListing)

@@ -383,6 +383,22 @@ func (w *world) sawLiteral(name, text string) error {
 	return w.expect(false, fmt.Sprintf("%q saw the literal %q", name, text), "it never did: %s", summarize(c))
 }
 
+// refusedOrConnected: Then the agent either refused the configuration with
+// a "config" error or connected "p, h" — for rules that allow either
+// (LA-CFG-08: literals passed verbatim, or the configuration refused).
+func (w *world) refusedOrConnected(kind, servers string) error {
+	if w.last != nil && w.last.err != nil {
+		return w.expect(adapter.KindOf(w.last.err) == adapter.Kind(kind), fmt.Sprintf("%s refused with a %s error", w.last.what, kind), "%s", errText(w.last.err))
+	}
+	rs := w.log.Records()
+	for _, name := range splitNames(servers) {
+		if err := w.expect(connections(rs, name) > 0, fmt.Sprintf("the configuration refused, or %q connected", name), "neither: %q received %s", name, summarize(contactsOf(rs, name))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // inOrder: Then these happened in this order: | ... |
 func (w *world) inOrder(table *godog.Table) error {
 	rs := w.log.Records()

@@ -78,6 +78,7 @@ type world struct {
 	bladeState bladeState // what a Blade scenario observed of its session
 
 	assertions int    // how many checks the steps made
+	positives  int    // Then steps that passed observing an effect (observes)
 	skipReason string // why a step skipped the scenario
 	closed     bool
 

@@ -27,6 +27,8 @@ Feature: Machine credentials (LA-CC)
     When the host creates the agent
     And the host registers "docs"
     Then it succeeds
+    And "as" received 1 "token" request
+    And every MCP request "docs" received after the login carried a Bearer token
     And "as" received no "authorize" request
     And the host's authorize() was never called
 

@@ -90,11 +90,12 @@ Feature: Hard limits (LA-LIM)
     Given a stdio MCP server "p" with <count> tools described in <bytes> bytes each
     When "p" is declared as "big" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | count | bytes | outcome                    |
-      | 100   | 4096  | succeeds                   |
-      | 120   | 5120  | fails with a "limit" error |
+      | count | bytes | outcome                    | evidence                            |
+      | 100   | 4096  | succeeds                   | list() shows "big" with 100 tools   |
+      | 120   | 5120  | fails with a "limit" error | list() shows exactly the servers "" |
 
   # 「256 KiB 配置文件」
   @LA-LIM-05 @LA-LIM-09

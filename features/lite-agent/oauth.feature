@@ -111,6 +111,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     When the host creates the agent
     And the host registers "docs"
     Then it succeeds
+    And every MCP request "docs" received after the login carried a Bearer token
     And the provider "p" was never asked to "state"
 
   @LA-OAU-07
@@ -123,6 +124,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the provider "p" was never asked to "state"
     And the provider "p" was never asked to "redirectToAuthorization"
     And the authorization URL's state was not "la-provider-state-7c"
+    And every MCP request "docs" received after the login carried a Bearer token
 
   # 「已有官方 provider 类可直接传入，类方法的 this 和私有字段会保留」
   @LA-OAU-08
@@ -324,6 +326,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     When the host creates the agent
     And the host registers "docs"
     Then it succeeds
+    And every MCP request "docs" received after the login carried a Bearer token
 
   # 「MCP 自身 origin 自动包含」
   @LA-OAU-22
@@ -440,6 +443,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the host registers "docs"
     And the host sends "go"
     Then it succeeds
+    And every MCP request "docs" received after the login carried a Bearer token
     And no secret of the login appears in list(), an approval request or an event
 
   # 「远端认证错误描述在进入官方日志前脱敏」 (X-19, A-19)

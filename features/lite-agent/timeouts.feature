@@ -89,13 +89,14 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     Given a stdio MCP server "p" with tools "a"
     When the entry {"command": {{command}}, "args": {{args "p"}}, "timeoutMs": <value>} is declared as "p" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | value  | outcome                     |
-      | 300000 | succeeds                    |
-      | 0      | fails with a "config" error |
-      | 300001 | fails with a "config" error |
-      | "1000" | fails with a "config" error |
+      | value  | outcome                     | evidence                 |
+      | 300000 | succeeds                    | "p" was connected        |
+      | 0      | fails with a "config" error | "p" was never contacted  |
+      | 300001 | fails with a "config" error | "p" was never contacted  |
+      | "1000" | fails with a "config" error | "p" was never contacted  |
 
   # timeoutMs applies to connecting and to calls, in real time: the
   # real-time counterparts of the clock-driven 30 s scenarios above.

@@ -114,6 +114,7 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
     When the host creates the agent
     And the host sends "go"
     Then it succeeds
+    And "p" received a call of the tool "search"
     And "p" received none of "resources/list, resources/read, resources/templates/list, resources/subscribe, prompts/list, prompts/get"
 
   # 「暂不提供……sampling、roots、elicitation」
