@@ -152,7 +152,11 @@ func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		t.conn.httpFailed(fmt.Sprintf("the HTTP request failed: %v", err))
 		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		t.conn.httpFailed(statusFailure(resp))
 	}
 	if notice {
 		t.conn.noticeSent()
@@ -176,6 +180,29 @@ func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &cappedBody{rc: resp.Body, conn: t.conn, limit: limit}
 	return resp, nil
+}
+
+// maxFailureBody is how much of a refusal's body an error quotes.
+const maxFailureBody = 200
+
+// statusFailure describes a response outside 2xx with the start of its
+// body, which it reads and puts back for go-sdk to read.
+func statusFailure(resp *http.Response) string {
+	head := make([]byte, maxFailureBody)
+	n, _ := io.ReadFull(resp.Body, head)
+	head = head[:n]
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	what := fmt.Sprintf("the server answered HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	if body := strings.TrimSpace(string(head)); body != "" {
+		what += fmt.Sprintf(" with %q", strings.ToValidUTF8(body, "?"))
+		if n == maxFailureBody {
+			what += " (the start of its body)"
+		}
+	}
+	return what
 }
 
 // errResponseTooLarge cuts off an HTTP response over [MaxMessageBytes].
