@@ -39,11 +39,11 @@ type connection struct {
 	mu          sync.Mutex
 	discoverErr error    // the server/discover failure, if any
 	offered     []string // the versions a server/discover answer offered
-	lastRaw     int    // tools in the last raw tools/list page
-	closing     bool   // close was called
-	lostFlag    bool   // the session ended
-	failed      error  // the fatal error that ended it during a call (lose)
-	onLost      func() // called when the session ends by itself
+	lastRaw     int      // tools in the last raw tools/list page
+	closing     bool     // close was called
+	lostFlag    bool     // the session ended
+	failed      error    // the fatal error that ended it during a call (lose)
+	onLost      func()   // called when the session ends by itself
 	capHit      atomic.Bool
 	redirect    atomic.Pointer[redirectError] // the redirect refused, if any
 	// httpFailures counts the HTTP exchanges that failed (a network error
