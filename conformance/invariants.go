@@ -410,7 +410,7 @@ func (w *world) checkLeftovers(ctx context.Context) {
 	if len(liveProcesses(w.log.Records(), "")) == 0 {
 		return
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	_, _ = w.log.Wait(wctx, func(rs []record.Record) bool { return len(liveProcesses(rs, "")) == 0 })
 	rs := w.log.Records()

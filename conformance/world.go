@@ -151,6 +151,12 @@ func (w *world) setup(sc Scenario) error {
 	return err
 }
 
+// budget scales a real-time budget of a scenario by the run's timeout
+// multiplier.
+func (w *world) budget(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * w.run.opts.TimeoutMultiplier)
+}
+
 // stepCtx bounds one step.
 func (w *world) stepCtx(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, w.run.opts.StepTimeout)
@@ -452,12 +458,12 @@ func (w *world) close(checkLeftovers bool) {
 		return
 	}
 	w.closed = true
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), w.budget(15*time.Second))
 	defer cancel()
 	if w.agent != nil && w.info.Implements(adapter.OpClose) {
 		// A conforming close returns promptly; one that hangs is the
 		// scenario's failure, not a reason to hold the run.
-		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+		cctx, ccancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 		_ = closeWithin(cctx, w.agent)
 		ccancel()
 	}
@@ -515,7 +521,7 @@ func (w *world) killFakes(ctx context.Context) {
 	for _, pid := range alive {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	_, _ = w.log.Wait(wctx, func(rs []record.Record) bool { return len(liveProcesses(rs, "")) == 0 })
 }
