@@ -35,7 +35,8 @@ func cmdBaseline(args []string, stdout, stderr io.Writer) int {
 
 const reportUsage = `usage:
   mcpconform report merge [--baseline FILE] [--strict] [-o merged.json] SHARD.json...
-      join the reports of the shards of one run into the report of the whole run
+      join the reports of the shards of one run into the report of the whole run;
+      the exit status is the whole run's (0 pass, 1 fail, 2 no verdict)
   mcpconform report html [-o matrix.html] REPORT.json...
       draw a static HTML matrix of several runs: rules as rows, implementations as columns
 `
@@ -68,6 +69,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 		reps = append(reps, r)
 	}
 	var write func(io.Writer) error
+	code := exitOK
 	switch args[0] {
 	case "merge":
 		var b *conformance.Baseline
@@ -84,6 +86,12 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		write = merged.WriteJSON
+		switch {
+		case merged.Inconclusive() != "":
+			code = exitUsage
+		case !merged.OK():
+			code = exitFailure
+		}
 	case "html":
 		var cols []conformance.Column
 		for i, r := range reps {
@@ -105,12 +113,12 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcpconform report %s: %v\n", args[0], err)
 			return exitFailure
 		}
-		return exitOK
+		return code
 	}
 	if err := writeFile(*out, write); err != nil {
 		fmt.Fprintf(stderr, "mcpconform report %s: %v\n", args[0], err)
 		return exitFailure
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
-	return exitOK
+	return code
 }
