@@ -45,6 +45,7 @@ type env struct {
 type envConfig struct {
 	tls      bool
 	faults   Faults
+	shape    Shape
 	resource ResourceOptions
 	coHosted bool // the AS on the MCP fake's origin
 }
@@ -85,7 +86,7 @@ func newEnv(t testing.TB, c envConfig) *env {
 		}
 	})
 	e.mcp = h
-	opts := Options{Log: e.log, Name: "as", CA: e.ca, Faults: c.faults}
+	opts := Options{Log: e.log, Name: "as", CA: e.ca, Faults: c.faults, Shape: c.shape}
 	if c.coHosted {
 		e.as, err = NewCoHosted(opts, h.BaseURL())
 	} else {
