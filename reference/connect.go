@@ -43,6 +43,11 @@ type connection struct {
 	onLost      func() // called when the session ends by itself
 	capHit      atomic.Bool
 	redirect    atomic.Pointer[redirectError] // the redirect refused, if any
+	// authFailure is why the server's last refusal (401 or 403) stayed:
+	// a connection or discovery that fails after it fails with it
+	// (kind auth, or the refresh's own failure), never as a transport
+	// or protocol failure.
+	authFailure atomic.Pointer[Error]
 
 	mut mutations
 
@@ -298,6 +303,20 @@ func (c *connection) countTools(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// refused notes why the server's refusal of a request stayed: err, an
+// [*Error] of the session (a refresh that failed) or an authentication
+// failure.
+func (c *connection) refused(err error) {
+	if c.mut.has(MutAuthFailureAsTransport) {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Kind: KindAuth, Rule: "LA-OAU-34", Msg: "the server refused the token and it could not be refreshed", Err: err}
+	}
+	c.authFailure.Store(e)
+}
+
 // connectError classifies a failed connection attempt.
 func (c *connection) connectError(ctx context.Context, alias string, err error) error {
 	c.mu.Lock()
@@ -307,6 +326,9 @@ func (c *connection) connectError(ctx context.Context, alias string, err error) 
 	var wire *jsonrpc.Error
 	if lerr := c.limitError(alias); lerr != nil {
 		return lerr
+	}
+	if af := c.authFailure.Load(); af != nil {
+		return af
 	}
 	switch {
 	case errors.As(err, &redirect):
@@ -332,6 +354,9 @@ func (c *connection) transportError(ctx context.Context, alias string, err error
 	}
 	if lerr := c.limitError(alias); lerr != nil {
 		return lerr
+	}
+	if af := c.authFailure.Load(); af != nil {
+		return af
 	}
 	if ctx.Err() != nil {
 		return connectCancelled(ctx, alias, err)
