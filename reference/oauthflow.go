@@ -399,7 +399,9 @@ func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error
 		return o.refreshWith(ctx, cur)
 	})
 	if err != nil {
-		o.a.opts.Logger.Warn("oauth: a rejected token could not be refreshed", "server", o.server, "err", o.a.logText(err))
+		if stale != "" {
+			o.a.opts.Logger.Warn("oauth: a rejected token could not be refreshed", "server", o.server, "err", o.a.logText(err))
+		}
 		return "", err
 	}
 	return v.(string), nil

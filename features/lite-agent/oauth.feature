@@ -229,7 +229,7 @@ Feature: OAuth login and token refresh (LA-OAU)
   # RFC 9728 §5.1 and §3.1: the 401's resource_metadata, else the path-inserted, then the root well-known URL.
   @LA-OAU-15
   Scenario Outline: the resource metadata is looked for as the official client does: <case>
-    And the protected server "docs" <challenge>
+    Given the protected server "docs" <challenge>
     And the protected server "docs" serves its metadata <where>
     And the host binds "docs" to OAuth with the provider "p" of "as"
     When the host creates the agent
