@@ -119,11 +119,15 @@ func (w *world) closeRule() string {
 // observed something the implementation did.
 var absence = regexp.MustCompile(`^it succeeds$|\b(never|no|nothing|none|neither|unchanged|still|nowhere)\b|\bat most\b|\bless than\b|\bwas not\b|\bdid not\b`)
 
+// quoted matches the values a step quotes: data, not its wording.
+var quoted = regexp.MustCompile(`"[^"]*"`)
+
 // observes reports whether a Then step's text observes an effect, when it
-// passes. "the file granted nothing: the agent refused it, or asked ..."
-// observes a refusal or the approvals.
+// passes; its quoted values do not count ("authenticated with "none"" is
+// an observation). "the file granted nothing: the agent refused it, or
+// asked ..." observes a refusal or the approvals.
 func observes(step string) bool {
-	return !absence.MatchString(step) || strings.HasPrefix(step, "the file granted nothing: ")
+	return !absence.MatchString(quoted.ReplaceAllString(step, `""`)) || strings.HasPrefix(step, "the file granted nothing: ")
 }
 
 // observable reports whether the records show the implementation did

@@ -92,10 +92,11 @@ type fake struct {
 	name        string
 	transport   string // "stdio", "http", "https" or "sse"
 	script      *mcpfake.Script
-	protectedBy string          // the authorization server guarding it, if any
-	guard       *oauth.Resource // its guard, once mounted
-	path        string          // the script file, for stdio
-	url         string          // the endpoint, for http
+	protectedBy string                // the authorization server guarding it, if any
+	resource    oauth.ResourceOptions // how the guard shapes the resource
+	guard       *oauth.Resource       // its guard, once mounted
+	path        string                // the script file, for stdio
+	url         string                // the endpoint, for http
 }
 
 // outcome is the result of the last action of a scenario.

@@ -50,6 +50,11 @@ type connection struct {
 	// or a status outside 2xx); httpFailure describes the last one.
 	httpFailures atomic.Int64
 	httpFailure  atomic.Pointer[string]
+	// authFailure is why the server's last refusal (401 or 403) stayed:
+	// a connection or discovery that fails after it fails with it
+	// (kind auth, or the refresh's own failure), never as a transport
+	// or protocol failure.
+	authFailure atomic.Pointer[Error]
 
 	mut mutations
 
@@ -373,6 +378,20 @@ func (c *connection) countTools(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// refused notes why the server's refusal of a request stayed: err, an
+// [*Error] of the session (a refresh that failed) or an authentication
+// failure.
+func (c *connection) refused(err error) {
+	if c.mut.has(MutAuthFailureAsTransport) {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Kind: KindAuth, Rule: "LA-OAU-34", Msg: "the server refused the token and it could not be refreshed", Err: err}
+	}
+	c.authFailure.Store(e)
+}
+
 // connectError classifies a failed connection attempt. A refusal names
 // the server, what was expected, what was seen and what to do.
 func (c *connection) connectError(ctx context.Context, alias string, err error) error {
@@ -383,6 +402,9 @@ func (c *connection) connectError(ctx context.Context, alias string, err error) 
 	var wire *jsonrpc.Error
 	if lerr := c.limitError(alias); lerr != nil {
 		return lerr
+	}
+	if af := c.authFailure.Load(); af != nil {
+		return af
 	}
 	switch {
 	case errors.As(err, &redirect):
@@ -465,6 +487,9 @@ func (c *connection) transportError(ctx context.Context, alias string, err error
 	}
 	if lerr := c.limitError(alias); lerr != nil {
 		return lerr
+	}
+	if af := c.authFailure.Load(); af != nil {
+		return af
 	}
 	if ctx.Err() != nil {
 		return connectCancelled(ctx, alias, err)

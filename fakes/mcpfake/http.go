@@ -368,6 +368,11 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, sse, metadata, _ := route(r.URL.Path)
+	if r.URL.Path == ProtectedResourceMetadataPrefix {
+		if root := h.rootMetadataMount(); root != "" {
+			name, metadata = root, true
+		}
+	}
 	mounts, suffix := h.mounts, streamableSuffix
 	if sse {
 		mounts, suffix = h.sse, sseSuffix
