@@ -13,6 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/internal/corrupt"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
+	"github.com/mcpconform/mcpconform/internal/hollow"
 )
 
 // The test binary's own modes, besides the stdio fakes of fakeproc.go:
@@ -27,12 +28,30 @@ const (
 	corruptMode        = "__corrupt"
 )
 
-// TestMain runs the test binary's modes, and otherwise the tests with the
-// standard logger silenced: only net/http writes to it here, about the
-// fakes' deliberate misbehaviour (a body longer than its Content-Length),
-// which the scenarios check themselves.
+// TestMain silences the standard logger: only net/http writes to it here,
+// about the fakes' deliberate misbehaviour (a body longer than its
+// Content-Length), which the scenarios check themselves.
+//
+// It also lets the test binary act as the adapter programs the tests run
+// through the protocol:
+//
+//	<test binary> hollow-adapter CLAIMS   the adapter that implements nothing (package hollow)
+//	<test binary> __serve-reference       the reference (serveReference)
+//	<test binary> __corrupt NAME -- CMD   the corrupting proxy in front of CMD (package corrupt)
 func TestMain(m *testing.M) {
 	log.SetOutput(io.Discard)
+	if len(os.Args) == 3 && os.Args[1] == "hollow-adapter" {
+		claims, ok := hollow.ClaimsNamed(os.Args[2])
+		if !ok {
+			fmt.Fprintf(os.Stderr, "hollow-adapter: unknown claims %q\n", os.Args[2])
+			os.Exit(2)
+		}
+		if err := hollow.Serve(os.Stdin, os.Stdout, claims); err != nil {
+			fmt.Fprintln(os.Stderr, "hollow-adapter:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if len(os.Args) > 1 {
 		// syscall.Exit, not os.Exit: under the race detector os.Exit
 		// waits a second, which would add to every scenario's teardown.

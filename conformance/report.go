@@ -2,7 +2,11 @@ package conformance
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"slices"
+
+	"github.com/mcpconform/mcpconform/spec"
 )
 
 // Status is the verdict of one scenario.
@@ -21,11 +25,23 @@ const (
 // Report is the outcome of [Run]. Its JSON form is the report.json of
 // `mcpconform run --format json` (schema 1).
 type Report struct {
-	Schema    int              `json:"schema"`
-	Tool      ToolInfo         `json:"tool"`
-	Target    TargetInfo       `json:"target"`
-	Summary   Summary          `json:"summary"`
-	Scenarios []ScenarioResult `json:"scenarios"`
+	Schema int        `json:"schema"`
+	Tool   ToolInfo   `json:"tool"`
+	Target TargetInfo `json:"target"`
+	// Verdict is "pass", "fail", or "inconclusive" when no selected
+	// scenario ran ([Report.Inconclusive]).
+	Verdict string `json:"verdict"`
+	// Strict says SHOULD-level failures fail the run too.
+	Strict bool `json:"strict,omitempty"`
+	// Shard is the part of the selection the run was ("2/3"), if any.
+	Shard string `json:"shard,omitempty"`
+	// StaleBaseline lists the baseline entries whose scenarios all passed:
+	// each fails the run until it is removed from the baseline.
+	StaleBaseline []string         `json:"staleBaseline,omitempty"`
+	Summary       Summary          `json:"summary"`
+	Scenarios     []ScenarioResult `json:"scenarios"`
+
+	baseline *Baseline
 }
 
 // ToolInfo identifies the harness.
@@ -42,14 +58,37 @@ type TargetInfo struct {
 	Capabilities []string `json:"capabilities"`
 }
 
-// Summary counts scenarios by verdict.
+// Summary counts scenarios by verdict, and the failures by what they mean
+// for the run.
 type Summary struct {
 	Passed    int `json:"passed"`
 	Failed    int `json:"failed"`
 	Skipped   int `json:"skipped"`
 	Undefined int `json:"undefined"`
 	Pending   int `json:"pending"`
+	// Unexpected failures fail the run: failed, undefined or pending
+	// scenarios the baseline does not expect, at a level that fails.
+	Unexpected int `json:"unexpectedFailures"`
+	// Expected failures are failures the baseline lists.
+	Expected int `json:"expectedFailures"`
+	// UnexpectedPasses are scenarios the baseline expects to fail that
+	// passed: they fail the run, until their entry is removed.
+	UnexpectedPasses int `json:"unexpectedPasses"`
+	// Warnings are SHOULD-level failures, which fail only a strict run.
+	Warnings int `json:"warnings"`
+	// Flaky are scenarios the baseline marks as flaky, whatever they did.
+	Flaky int `json:"flaky"`
 }
+
+// The levels of a scenario ([ScenarioResult.Level]).
+const (
+	// LevelMust: the scenario checks a MUST or MUST NOT rule; its failure
+	// fails the run.
+	LevelMust = "MUST"
+	// LevelShould: it checks only SHOULD (or MAY) rules; its failure is a
+	// warning, failing only a strict run.
+	LevelShould = "SHOULD"
+)
 
 // ScenarioResult is the verdict of one scenario.
 type ScenarioResult struct {
@@ -59,6 +98,13 @@ type ScenarioResult struct {
 	Line    int      `json:"line"`
 	Rules   []string `json:"rules"`
 	Status  Status   `json:"status"`
+	// Level is the strongest strength of its rules: MUST or SHOULD.
+	Level string `json:"level"`
+	// Baseline is what the baseline said of it: expected-failure, flaky,
+	// unexpected-pass, or "" when it says nothing; BaselineReason is the
+	// entry's reason.
+	Baseline       string `json:"baseline,omitempty"`
+	BaselineReason string `json:"baselineReason,omitempty"`
 	// Error says why a scenario failed or was skipped: the failing step,
 	// what was expected and what happened.
 	Error string `json:"error,omitempty"`
@@ -67,20 +113,64 @@ type ScenarioResult struct {
 	Step string `json:"step,omitempty"`
 	// Evidence is the tail of the fakes' wire log and the adapter's
 	// diagnostics for a failed scenario.
-	Evidence   []string `json:"evidence,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+	// Warnings are findings that do not fail the scenario: an invariant
+	// that the system's own document leaves advisory (X-19).
+	Warnings   []string `json:"warnings,omitempty"`
 	DurationMs int64    `json:"durationMs"`
 }
 
-// OK reports whether every scenario passed or was skipped.
-func (r *Report) OK() bool {
-	s := r.Summary
-	return s.Failed == 0 && s.Undefined == 0 && s.Pending == 0
+// failing reports whether the scenario did not pass: failed, undefined or
+// pending.
+func (s ScenarioResult) failing() bool {
+	return s.Status == StatusFailed || s.Status == StatusUndefined || s.Status == StatusPending
 }
 
-// count fills in the summary from the scenarios.
+// OK reports whether the run passes: no unexpected failure, no baseline
+// entry gone stale, and something ran.
+func (r *Report) OK() bool {
+	s := r.Summary
+	return s.Unexpected == 0 && s.UnexpectedPasses == 0 && len(r.StaleBaseline) == 0 && r.Inconclusive() == ""
+}
+
+// Inconclusive says why a run has no verdict, or "" when it has one:
+// every selected scenario was skipped, so nothing was tested.
+func (r *Report) Inconclusive() string {
+	s := r.Summary
+	if s.Passed+s.Failed+s.Undefined+s.Pending > 0 {
+		return ""
+	}
+	reasons := map[string]int{}
+	for _, sc := range r.Scenarios {
+		reasons[sc.Error]++
+	}
+	top, n := "", 0
+	for reason, k := range reasons {
+		if k > n || (k == n && reason < top) {
+			top, n = reason, k
+		}
+	}
+	return fmt.Sprintf("no verdict: all %d selected scenarios were skipped, so nothing was tested (%d of them because %s)", len(r.Scenarios), n, top)
+}
+
+// levelOf is the level of a scenario checking rules.
+func levelOf(rules []string) string {
+	for _, id := range rules {
+		rule, ok := spec.Lookup(id)
+		if !ok || rule.Strength == spec.Must || rule.Strength == spec.MustNot {
+			return LevelMust
+		}
+	}
+	return LevelShould
+}
+
+// count classifies the scenarios by level and baseline, fills in the
+// summary and decides the verdict.
 func (r *Report) count() {
 	r.Summary = Summary{}
-	for _, s := range r.Scenarios {
+	for i := range r.Scenarios {
+		s := &r.Scenarios[i]
+		s.Level = levelOf(s.Rules)
 		switch s.Status {
 		case StatusPassed:
 			r.Summary.Passed++
@@ -93,7 +183,77 @@ func (r *Report) count() {
 		case StatusPending:
 			r.Summary.Pending++
 		}
+		if r.baseline != nil {
+			s.Baseline, s.BaselineReason = "", ""
+			if entry, covered := r.baseline.entryFor(*s); covered {
+				s.BaselineReason = entry.Reason
+				switch {
+				case entry.Flaky:
+					s.Baseline = BaselineFlaky
+				case s.failing():
+					s.Baseline = BaselineExpected
+				case s.Status == StatusPassed && entry.Scenario != "":
+					s.Baseline = BaselineUnexpectedPass
+				}
+			}
+		}
+		switch {
+		case s.Baseline == BaselineFlaky:
+			r.Summary.Flaky++
+		case s.Baseline == BaselineExpected:
+			r.Summary.Expected++
+		case s.Baseline == BaselineUnexpectedPass:
+			r.Summary.UnexpectedPasses++
+		case s.failing() && s.Level == LevelShould && s.Status == StatusFailed && !r.Strict:
+			r.Summary.Warnings++
+		case s.failing():
+			r.Summary.Unexpected++
+		}
 	}
+	if r.baseline != nil {
+		r.StaleBaseline = r.staleEntries()
+	}
+	switch {
+	case r.Inconclusive() != "":
+		r.Verdict = "inconclusive"
+	case r.OK():
+		r.Verdict = "pass"
+	default:
+		r.Verdict = "fail"
+	}
+}
+
+// staleEntries are the baseline entries that expect failures of the
+// scenarios this run ran, all of which passed.
+func (r *Report) staleEntries() []string {
+	if r.baseline == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range r.baseline.Entries {
+		if e.Flaky {
+			continue
+		}
+		ran, failed := 0, 0
+		for _, s := range r.Scenarios {
+			if (e.Scenario != "" && s.ID == e.Scenario) || (e.Rule != "" && slices.Contains(s.Rules, e.Rule)) {
+				if s.Status == StatusPassed {
+					ran++
+				} else if s.failing() {
+					ran++
+					failed++
+				}
+			}
+		}
+		if ran > 0 && failed == 0 {
+			name := "scenario " + e.Scenario
+			if e.Rule != "" {
+				name = "rule " + e.Rule
+			}
+			out = append(out, fmt.Sprintf("%s passes now: remove it from the baseline (its reason was %q)", name, truncateText(e.Reason, 120)))
+		}
+	}
+	return out
 }
 
 // WriteJSON writes the report as indented JSON.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -30,24 +31,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("conformance: the target cannot describe itself: %w", err)
 	}
+	if len(info.Systems) == 0 {
+		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
+	}
 	fsys, dirs := opts.featureTree()
 	all, err := scenariosIn(fsys, dirs)
 	if err != nil {
 		return nil, err
 	}
-	tags := selectionTags(opts.Rules, opts.Tags)
-	var selected []Scenario
-	for _, s := range all {
-		if matchTags(tags, s.Tags) {
-			selected = append(selected, s)
-		}
+	selected, tags, err := selection(all, opts)
+	if err != nil {
+		return nil, err
 	}
-	if len(selected) == 0 {
-		return nil, &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q)", opts.Rules, opts.Tags)}
-	}
-	r := &runner{opts: opts, info: info, byID: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
+	r := &runner{opts: opts, info: info, byKey: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
 	for _, s := range selected {
-		r.byID[s.ID] = s
+		r.byKey[s.key()] = s
 	}
 	suite := godog.TestSuite{
 		Name:                "mcpconform",
@@ -63,7 +61,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.closeLeftovers()
 
 	rep := &Report{
-		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion},
+		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion}, Strict: opts.Strict, Shard: opts.Shard.String(), baseline: opts.Baseline,
 		Target: TargetInfo{Name: info.Implementation.Name, Version: info.Implementation.Version,
 			Adapter: info.Name + " " + info.Version, Systems: stringsOf(info.Systems), Capabilities: stringsOf(info.Capabilities)},
 	}
@@ -77,6 +75,36 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	rep.count()
 	return rep, nil
+}
+
+// selection returns the scenarios a run selects, and the godog tag
+// expression that selects them from the feature files: the rules and tags
+// asked for, then only the IDs asked for, then the shard's part.
+func selection(all []Scenario, opts Options) ([]Scenario, string, error) {
+	tags := selectionTags(opts.Rules, opts.Tags)
+	only := map[string]bool{}
+	for _, id := range opts.Only {
+		only[id] = true
+	}
+	known := map[string]bool{}
+	var selected []Scenario
+	for _, s := range all {
+		known[s.ID] = true
+		if matchTags(tags, s.Tags) && (len(only) == 0 || only[s.ID]) && opts.Shard.has(s.ID) {
+			selected = append(selected, s)
+		}
+	}
+	for _, id := range opts.Only {
+		if !known[id] {
+			return nil, "", &UsageError{Msg: fmt.Sprintf("the suite has no scenario %q (was the report made by another version?)", quoteShown(id))}
+		}
+	}
+	if len(selected) == 0 {
+		return nil, "", &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q, %d IDs, shard %q)", opts.Rules, opts.Tags, len(opts.Only), opts.Shard)}
+	}
+	// godog selects by tags only; the scenarios the IDs or the shard leave
+	// out are skipped before anything of theirs starts, and not reported.
+	return selected, tags, nil
 }
 
 // selectionTags combines a rule selection with a tag expression into one
@@ -114,9 +142,9 @@ func stringsOf[T ~string](list []T) []string {
 
 // runner is the state of one [Run].
 type runner struct {
-	opts Options
-	info adapter.Info
-	byID map[string]Scenario
+	opts  Options
+	info  adapter.Info
+	byKey map[string]Scenario // the selected scenarios by [Scenario.key]
 
 	mu      sync.Mutex
 	done    int
@@ -134,7 +162,13 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 
 	sc.Before(func(ctx context.Context, pk *godog.Scenario) (context.Context, error) {
 		start = time.Now()
-		s := r.byID[scenarioID(pk)]
+		s, ok := r.byKey[pickleKey(pk)]
+		if !ok {
+			return ctx, godog.ErrSkip // outside the IDs or the shard
+		}
+		if r.opts.OnStart != nil {
+			r.opts.OnStart(s)
+		}
 		res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules, Status: StatusPassed}
 		r.mu.Lock()
 		r.results[s.ID] = res
@@ -157,6 +191,9 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 		if status == godog.StepPassed && st.Type == messages.PickleStepType_OUTCOME && w.assertions == before {
 			err = fmt.Errorf("this Then step asserted nothing, which can never count as a pass")
 			status = godog.StepFailed
+		}
+		if status == godog.StepPassed && st.Type == messages.PickleStepType_OUTCOME && observes(st.Text) {
+			w.positives++
 		}
 		r.stepDone(w, res, st, status, err)
 		return ctx, err
@@ -184,6 +221,11 @@ func (r *runner) skipReason(s Scenario) string {
 			return fmt.Sprintf("the adapter does not declare the capability %q", c)
 		}
 	}
+	for _, rule := range s.Rules {
+		if u, ok := r.info.Leaves(rule); ok {
+			return fmt.Sprintf("the adapter declares %s not implemented", u)
+		}
+	}
 	return ""
 }
 
@@ -209,16 +251,39 @@ func (r *runner) stepDone(w *world, res *ScenarioResult, st *godog.Step, status 
 	}
 }
 
-// finish closes a scenario's world and reports progress.
+// finish closes a scenario's world, applies the scenario invariants to a
+// scenario that passed its steps, and reports progress.
 func (r *runner) finish(w *world, res *ScenarioResult) {
-	w.close()
+	check := res != nil && res.Status == StatusPassed && w.log != nil
+	if check {
+		w.beforeTeardown(context.Background())
+	}
+	w.close(check)
+	if check {
+		failures, warnings := w.invariantFindings()
+		for _, f := range warnings {
+			res.Warnings = append(res.Warnings, f.String())
+		}
+		if len(failures) > 0 {
+			var parts []string
+			for _, f := range failures {
+				parts = append(parts, f.String())
+			}
+			res.Status, res.Step = StatusFailed, "invariant: "+failures[0].invariant
+			res.Error = strings.Join(parts, "\n")
+			res.Evidence = w.evidence()
+		}
+	}
+	if res != nil && res.failing() && r.opts.EvidenceDir != "" && w.log != nil {
+		w.writeEvidence(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)), *res)
+	}
 	r.mu.Lock()
 	delete(r.worlds, w)
 	r.mu.Unlock()
 	if r.opts.OnResult != nil && res != nil {
 		r.mu.Lock()
 		r.done++
-		r.opts.OnResult(*res, r.done, len(r.byID))
+		r.opts.OnResult(*res, r.done, len(r.byKey))
 		r.mu.Unlock()
 	}
 }
@@ -234,7 +299,7 @@ func (r *runner) closeLeftovers() {
 	r.worlds = map[*world]bool{}
 	r.mu.Unlock()
 	for _, w := range left {
-		w.close()
+		w.close(false)
 	}
 }
 

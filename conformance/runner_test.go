@@ -18,6 +18,11 @@ Feature: runner self-test
 
   @LA-CFG-13
   Scenario: a passing scenario
+    When the host creates the agent and sends "hi"
+    Then the model was asked 1 time
+
+  @LA-CFG-13
+  Scenario: a scenario in which nothing observable happens
     When the host creates the agent
     Then it succeeds
 
@@ -83,12 +88,13 @@ func TestRunnerVerdicts(t *testing.T) {
 		status conformance.Status
 		says   string
 	}{
-		"a passing scenario":                         {conformance.StatusPassed, ""},
-		"an undefined step":                          {conformance.StatusUndefined, "the moon is made of cheese"},
-		"a Then step that asserts nothing":           {conformance.StatusFailed, "asserted nothing"},
-		"a failing check":                            {conformance.StatusFailed, "Expected: creating the agent fails with a config error"},
-		"a capability the adapter lacks":             {conformance.StatusSkipped, `capability "session-dump"`},
-		"a system the implementation does not claim": {conformance.StatusSkipped, "blade"},
+		"a passing scenario":                             {conformance.StatusPassed, ""},
+		"a scenario in which nothing observable happens": {conformance.StatusFailed, "a positive observation"},
+		"an undefined step":                              {conformance.StatusUndefined, "the moon is made of cheese"},
+		"a Then step that asserts nothing":               {conformance.StatusFailed, "asserted nothing"},
+		"a failing check":                                {conformance.StatusFailed, "Expected: creating the agent fails with a config error"},
+		"a capability the adapter lacks":                 {conformance.StatusSkipped, `capability "session-dump"`},
+		"a system the implementation does not claim":     {conformance.StatusSkipped, "blade"},
 	}
 	if len(rep.Scenarios) != len(want) {
 		t.Fatalf("got %d scenarios, want %d", len(rep.Scenarios), len(want))
@@ -106,7 +112,7 @@ func TestRunnerVerdicts(t *testing.T) {
 	if rep.OK() {
 		t.Error("a report with failed and undefined scenarios is OK")
 	}
-	if got := rep.Summary; got.Passed != 1 || got.Failed != 2 || got.Undefined != 1 || got.Skipped != 2 {
+	if got := rep.Summary; got.Passed != 1 || got.Failed != 3 || got.Undefined != 1 || got.Skipped != 2 {
 		t.Errorf("summary %+v", got)
 	}
 }
@@ -141,7 +147,7 @@ func TestRunnerSelectsByRuleAndTag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Scenarios) != 4 {
-		t.Errorf("selected %d scenarios, want the 4 LA-CFG-13 ones without @adapter:session-dump", len(rep.Scenarios))
+	if len(rep.Scenarios) != 5 {
+		t.Errorf("selected %d scenarios, want the 5 LA-CFG-13 ones without @adapter:session-dump", len(rep.Scenarios))
 	}
 }

@@ -157,7 +157,7 @@ func (w *world) toolReportsProgress(tool, name, steps string) error {
 func (w *world) changesTools(tool, name, tools string) error {
 	list := []mcpfake.Tool{}
 	for _, t := range splitNames(tools) {
-		list = append(list, mcpfake.Tool{Name: t})
+		list = append(list, defaultTool(name, t))
 	}
 	return w.setCall(tool, name, func(c *mcpfake.Call) { c.ThenTools = &list })
 }

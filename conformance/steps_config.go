@@ -147,12 +147,20 @@ func (w *world) hostEnv(key, value string) error {
 		return fmt.Errorf("the host environment must be set before the agent is created")
 	}
 	w.environ = append(w.environ, key+"="+value)
+	w.plantedEnv = append(w.plantedEnv, key+"="+value)
 	return nil
 }
 
 // approvalDenies: Given the approval handler denies "mcp_connect"
 func (w *world) approvalDenies(name string) error {
 	w.host.deny(name)
+	return nil
+}
+
+// modelAnswers: Given the model then answers "done" — a turn of final
+// text, which ends the run it falls in.
+func (w *world) modelAnswers(text string) error {
+	w.host.script(adapter.ModelResponse{Text: text})
 	return nil
 }
 

@@ -106,7 +106,10 @@ func (w *world) authServerFault(name, fault string) error {
 		}
 		f.Delay[endpointName(m[1])] = time.Duration(ms) * time.Millisecond
 	default:
-		return fmt.Errorf("unknown fault of an authorization server: %q", fault)
+		if ok, err := shapePhrase(&as.shape, fault); ok || err != nil {
+			return err
+		}
+		return fmt.Errorf("unknown fault or shape of an authorization server: %q", fault)
 	}
 	return nil
 }
@@ -125,21 +128,41 @@ func (w *world) protectedServer(name, tools, asName string) error {
 
 // refuses: When the protected server "docs" answers 401 to the next 2 requests with a valid token
 func (w *world) refuses(name, status, n string) error {
-	f, err := w.fake(name)
+	g, err := w.guardOf(name, true)
 	if err != nil {
 		return err
 	}
-	if f.protectedBy == "" {
-		return fmt.Errorf("%q is not protected by an authorization server", name)
-	}
-	if err := w.materialize(f); err != nil {
-		return err
-	}
-	code := http.StatusUnauthorized
+	return g.Refuse(refusalStatus(status), atoi(n))
+}
+
+// refusalStatus is the HTTP status of a refusal phrase: 401, or 403
+// insufficient_scope.
+func refusalStatus(status string) int {
 	if strings.HasPrefix(status, "403") {
-		code = http.StatusForbidden
+		return http.StatusForbidden
 	}
-	return f.guard.Refuse(code, atoi(n))
+	return http.StatusUnauthorized
+}
+
+// guardOf returns the guard of a protected server: mounting the server
+// first when mount is true, else one already in use.
+func (w *world) guardOf(name string, mount bool) (*oauth.Resource, error) {
+	f, err := w.fake(name)
+	if err != nil {
+		return nil, err
+	}
+	if f.protectedBy == "" {
+		return nil, fmt.Errorf("%q is not protected by an authorization server", name)
+	}
+	if mount {
+		if err := w.materialize(f); err != nil {
+			return nil, err
+		}
+	}
+	if f.guard == nil {
+		return nil, fmt.Errorf("%q is not a protected server in use", name)
+	}
+	return f.guard, nil
 }
 
 // bindsOAuth: Given the host binds "docs" to OAuth with the provider "p" of "as"
@@ -177,6 +200,11 @@ func (w *world) bindingSetting(server, setting string) error {
 		b.allowOther = true
 	case scanQuoted(setting, "also allows the origin ", &v):
 		b.extraOrigins = append(b.extraOrigins, v)
+	case scanQuoted(setting, "also allows the authorization server ", &v):
+		if _, err := w.authServerOf(v); err != nil {
+			return err
+		}
+		b.alsoServers = append(b.alsoServers, v)
 	case setting == "has no authorize()":
 		b.noAuthorize = true
 	case scanQuoted(setting, "expects the issuer ", &v):
@@ -316,7 +344,7 @@ func (w *world) authURLShape(asName string) error {
 	}
 	u, q := us[0], us[0].Query()
 	redirect, _ := w.redirectURL()
-	endpoint := strings.TrimSuffix(as.srv.Issuer(), "/") + "/oauth/authorize"
+	endpoint := as.srv.Origin() + "/oauth/authorize"
 	checks := []struct {
 		ok   bool
 		what string
@@ -446,12 +474,15 @@ func grantsIn(rs []record.Record, name, grant string) []record.Record {
 	})
 }
 
-// asReceived: Then "as" received 1 "metadata" request | received no "token" request
+// asReceived: Then "as" received 1 "metadata" request | received no "token" request | received at least 1 "metadata" request
 func (w *world) asReceived(name, n, endpoint string) error {
 	if _, err := w.authServerOf(name); err != nil {
 		return err
 	}
 	got := w.asRequests(name, endpoint)
+	if least, ok := strings.CutPrefix(n, "at least "); ok {
+		return w.expect(len(got) >= atoi(least), fmt.Sprintf("%s received at least %s %s request(s)", name, least, endpoint), "%d: %s", len(got), summarize(got))
+	}
 	want := atoi(n) // "no" reads as 0
 	return w.expect(len(got) == want, fmt.Sprintf("%s received %d %s request(s)", name, want, endpoint), "%d: %s", len(got), summarize(got))
 }
@@ -659,80 +690,47 @@ func (w *world) nothingListened() error {
 }
 
 // noSecretShown: Then no secret of the login appears in list(), an approval request or an event
+// — the secret sweep of the invariants (secrets.go), now, for the secrets of
+// the login.
 func (w *world) noSecretShown(ctx context.Context) error {
-	var secrets []string
-	for _, r := range hostRecordsOf(w.log.Records(), "provider") {
-		var c adapter.ProviderCall
-		_ = json.Unmarshal(r.Params, &c)
-		switch c.Method {
-		case "saveTokens":
-			var t struct {
-				Access  string `json:"access_token"`
-				Refresh string `json:"refresh_token"`
-			}
-			_ = json.Unmarshal(c.Value, &t)
-			secrets = append(secrets, t.Access, t.Refresh)
-		case "saveCodeVerifier":
-			var v string
-			_ = json.Unmarshal(c.Value, &v)
-			secrets = append(secrets, v)
-		}
-	}
-	for _, r := range hostRecordsOf(w.log.Records(), "authorize-returned") {
-		var cb struct{ Callback string }
-		_ = json.Unmarshal(r.Params, &cb)
-		if u, err := url.Parse(cb.Callback); err == nil {
-			secrets = append(secrets, u.Query().Get("code"))
-		}
-	}
-	for _, u := range w.authURLs() {
-		secrets = append(secrets, u.String(), u.Query().Get("code_challenge"))
-	}
-	secrets = slices.DeleteFunc(secrets, func(s string) bool { return len(s) < 8 })
+	secrets := oauthSecrets(w.log.Records())
+	secrets = slices.DeleteFunc(secrets, func(s secret) bool { return len(s.value) < minSecret })
 	if err := w.expect(len(secrets) >= 4, "the login produced tokens, a code, a verifier and an authorization URL", "only %d secrets", len(secrets)); err != nil {
 		return err
 	}
-	var places []string
-	if w.info.Implements(adapter.OpList) {
-		l, err := w.list(ctx)
-		if err != nil {
-			return err
-		}
-		b, _ := json.Marshal(l)
-		places = append(places, "list() "+string(b))
+	surfaces, err := w.surfacesNow(ctx)
+	if err != nil {
+		return err
 	}
-	for _, a := range w.host.approvalRequests() {
-		b, _ := json.Marshal(a)
-		places = append(places, "approval "+string(b))
+	if hits := sweep(surfaces, secrets); len(hits) > 0 {
+		return w.expect(false, hits[0].expected, "%s", hits[0].actual)
 	}
-	for _, e := range w.host.allEvents() {
-		b, _ := json.Marshal(e)
-		places = append(places, "event "+string(b))
-	}
-	for _, p := range places {
-		for _, s := range secrets {
-			if strings.Contains(p, s) {
-				return w.expect(false, "no secret of the login in list(), approvals or events", "%s holds %q", truncateText(p, 60), truncateText(s, 16))
-			}
-		}
-	}
-	return w.expect(len(places) > 0, "list(), an approval or an event to look in", "the adapter lists nothing and the host saw no approval or event")
+	return w.expect(len(surfaces) > 0, "list(), an approval or an event to look in", "the adapter lists nothing and the host saw no approval or event")
 }
 
 // refusedOnceMore: Then "docs" received the refused call of the tool "search" exactly once more
 // — the JSON-RPC request refused with 401 was sent exactly twice.
-func (w *world) refusedOnceMore(name, tool string) error {
-	calls := toolCalls(w.log.Records(), name, tool)
+func (w *world) refusedOnceMore(ctx context.Context, name, tool string) error {
+	refusedIn := func(rs []record.Record) int {
+		n := 0
+		for _, r := range rs {
+			if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusUnauthorized {
+				n++
+			}
+		}
+		return n
+	}
+	// A response's record is appended once the fake finished writing it,
+	// possibly after the client went on: wait for it.
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return refusedIn(rs) > 0 })
+	calls := toolCalls(rs, name, tool)
 	byID := map[string]int{}
 	for _, c := range calls {
 		byID[string(c.ID)]++
 	}
-	refused := 0
-	for _, r := range w.log.Records() {
-		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusUnauthorized {
-			refused++
-		}
-	}
+	refused := refusedIn(rs)
 	if err := w.expect(refused == 1, "one call was refused with 401", "%d were", refused); err != nil {
 		return err
 	}
@@ -740,19 +738,27 @@ func (w *world) refusedOnceMore(name, tool string) error {
 }
 
 // answeredCalls: Then "docs" answered 2 calls of the tool "search" — HTTP
-// 200 responses to tools/call requests of that tool.
-func (w *world) answeredCalls(name string, n int, tool string) error {
-	rs := w.log.Records()
-	ids := map[string]bool{}
-	for _, c := range toolCalls(rs, name, tool) {
-		ids[string(c.ID)] = true
-	}
-	got := 0
-	for _, r := range rs {
-		if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK && ids[string(r.ID)] {
-			got++
+// 200 responses to tools/call requests of that tool. A response's record
+// follows its bytes, which the implementation may have read already: the
+// count is waited for, up to the step timeout, then required exactly.
+func (w *world) answeredCalls(ctx context.Context, name string, n int, tool string) error {
+	count := func(rs []record.Record) int {
+		ids := map[string]bool{}
+		for _, c := range toolCalls(rs, name, tool) {
+			ids[string(c.ID)] = true
 		}
+		got := 0
+		for _, r := range rs {
+			if r.Server == name && r.Kind == record.KindHTTPResponse && r.Method == "tools/call" && r.Status == http.StatusOK && ids[string(r.ID)] {
+				got++
+			}
+		}
+		return got
 	}
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return count(rs) >= n })
+	got := count(rs)
 	return w.expect(got == n, fmt.Sprintf("%s answered %d calls of %s", name, n, tool), "%d", got)
 }
 
@@ -792,14 +798,11 @@ func (w *world) refusedCalls(ctx context.Context, name string, n int) error {
 
 // stopsRefusing: When the protected server "docs" stops refusing valid tokens
 func (w *world) stopsRefusing(name string) error {
-	f, err := w.fake(name)
+	g, err := w.guardOf(name, false)
 	if err != nil {
 		return err
 	}
-	if f.guard == nil {
-		return fmt.Errorf("%q is not a protected server in use", name)
-	}
-	f.guard.Accept()
+	g.Accept()
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
 )
@@ -170,52 +169,17 @@ func (w *world) startedBySandbox(name string) error {
 }
 
 // appearsNowhere: Then "X" appears in no log, event, list() entry, model request or adapter output
-func (w *world) appearsNowhere(ctxT context.Context, canary string) error {
-	var hits []string
-	for _, r := range w.host.modelRequests() {
-		if strings.Contains(fmt.Sprint(r), canary) {
-			hits = append(hits, "a model request")
-		}
+func (w *world) appearsNowhere(ctx context.Context, canary string) error {
+	surfaces, err := w.surfacesNow(ctx)
+	if err != nil {
+		return err
 	}
-	w.host.mu.Lock()
-	for _, e := range w.host.events {
-		if strings.Contains(fmt.Sprintf("%s %s %s %s", e.Type, e.Name, e.Server, e.Data), canary) {
-			hits = append(hits, "an event")
-		}
+	hits := sweep(surfaces, []secret{{value: canary, what: fmt.Sprintf("%q", canary)}})
+	var where []string
+	for _, f := range hits {
+		where = append(where, f.actual)
 	}
-	w.host.mu.Unlock()
-	if w.info.Implements(adapter.OpList) {
-		l, err := w.list(ctxT)
-		if err != nil {
-			return err
-		}
-		for _, s := range l {
-			if strings.Contains(fmt.Sprint(s.Name, s.Tools, string(s.Raw)), canary) {
-				hits = append(hits, "list() entry "+s.Name)
-			}
-		}
-	}
-	if d, ok := w.adapter.(adapter.Diagnoser); ok {
-		for _, line := range d.Diagnostics() {
-			if strings.Contains(line, canary) {
-				hits = append(hits, "the adapter's output")
-			}
-		}
-	}
-	if w.info.Supports(adapter.CapLogSinks) && w.info.Implements(adapter.OpLogs) {
-		sctx, cancel := w.stepCtx(ctxT)
-		defer cancel()
-		logs, err := w.agent.Logs(sctx)
-		if err != nil {
-			return fmt.Errorf("agent/logs: %w", err)
-		}
-		for _, l := range logs {
-			if strings.Contains(l, canary) {
-				hits = append(hits, "the log: "+truncateText(l, 120))
-			}
-		}
-	}
-	return w.expect(len(hits) == 0, fmt.Sprintf("%q appears nowhere", canary), "it appears in %v", hits)
+	return w.expect(len(hits) == 0, fmt.Sprintf("%q appears nowhere", canary), "%s", strings.Join(where, "; "))
 }
 
 // truncateText shortens s for messages.

@@ -39,12 +39,25 @@ func splitNames(list string) []string {
 func (w *world) aServerWithTools(article, name, tools, perPage string) error {
 	s := &mcpfake.Script{}
 	for _, t := range splitNames(tools) {
-		s.Tools = append(s.Tools, mcpfake.Tool{Name: t})
+		s.Tools = append(s.Tools, defaultTool(name, t))
 	}
 	if perPage != "" {
 		s.PageSize, _ = strconv.Atoi(perPage)
 	}
 	return w.defineFake(name, transportOf(article), s)
+}
+
+// defaultTool is a tool as a scenario declares it by name only: with a
+// description and an input schema of its own, so that what the model is
+// offered can be told from a generic schema or a lost description (the
+// catalog invariant, invariants.go). The schema accepts any arguments a
+// scenario's model sends a tool it did not give a schema.
+func defaultTool(server, tool string) mcpfake.Tool {
+	return mcpfake.Tool{
+		Name:        tool,
+		Description: fmt.Sprintf("The tool %s of %s.", tool, server),
+		InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object","title":%q,"properties":{"q":{"type":"string","description":"what %s looks for"}}}`, tool, tool)),
+	}
 }
 
 // aServerWithNTools: Given a stdio MCP server "p" with 128 tools [described
@@ -68,7 +81,7 @@ func (w *world) aServerWithNTools(article, name string, count int, descBytes, pe
 // aServerWithLongToolName: Given a stdio MCP server "p" with a tool whose name has 53 characters
 func (w *world) aServerWithLongToolName(article, name string, length int) error {
 	tool := strings.Repeat("t", length)
-	return w.defineFake(name, transportOf(article), &mcpfake.Script{Tools: []mcpfake.Tool{{Name: tool}}})
+	return w.defineFake(name, transportOf(article), &mcpfake.Script{Tools: []mcpfake.Tool{defaultTool(name, tool)}})
 }
 
 // aServerThatMisbehaves: Given a stdio MCP server "p" that exits on "tools/list"
@@ -80,7 +93,7 @@ func (w *world) aServerThatMisbehaves(article, name, behaviour, method string) e
 	case "never answers":
 		f.Hang = true
 	}
-	s := &mcpfake.Script{Tools: []mcpfake.Tool{{Name: "ok"}}, Faults: []mcpfake.Fault{f}}
+	s := &mcpfake.Script{Tools: []mcpfake.Tool{defaultTool(name, "ok")}, Faults: []mcpfake.Fault{f}}
 	return w.defineFake(name, transportOf(article), s)
 }
 

@@ -106,7 +106,7 @@ func (w *world) receivedNoCall(name string) error {
 // processesExited: Then every process of "p" has exited — waits up to the
 // step timeout for the exit records.
 func (w *world) processesExited(ctx context.Context, name string) error {
-	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
 	return w.expect(err == nil, fmt.Sprintf("every process of %q has exited within 5 s", name),
@@ -346,18 +346,16 @@ func (w *world) listHasNo(ctx context.Context, a, b string) error {
 	if err != nil {
 		return err
 	}
-	raw, _ := json.Marshal(l)
-	text := string(raw)
+	var surfaces []surface
 	for _, s := range l {
-		text += string(s.Raw)
+		surfaces = append(surfaces, surface{where: fmt.Sprintf("list() entry %q", s.Name), text: jsonText(s) + string(s.Raw)})
 	}
-	found := []string{}
-	for _, canary := range []string{a, b} {
-		if strings.Contains(text, canary) {
-			found = append(found, canary)
-		}
+	hits := sweep(surfaces, []secret{{value: a, what: fmt.Sprintf("%q", a)}, {value: b, what: fmt.Sprintf("%q", b)}})
+	var found []string
+	for _, f := range hits {
+		found = append(found, f.actual)
 	}
-	return w.expect(len(found) == 0, "list() holds no credential", "it holds %v", found)
+	return w.expect(len(hits) == 0, "list() holds no credential", "%s", strings.Join(found, "; "))
 }
 
 // reachedNoServer: Then "s3cr3t" reached no MCP server
@@ -383,6 +381,22 @@ func (w *world) sawLiteral(name, text string) error {
 		}
 	}
 	return w.expect(false, fmt.Sprintf("%q saw the literal %q", name, text), "it never did: %s", summarize(c))
+}
+
+// refusedOrConnected: Then the agent either refused the configuration with
+// a "config" error or connected "p, h" — for rules that allow either
+// (LA-CFG-08: literals passed verbatim, or the configuration refused).
+func (w *world) refusedOrConnected(kind, servers string) error {
+	if w.last != nil && w.last.err != nil {
+		return w.expect(adapter.KindOf(w.last.err) == adapter.Kind(kind), fmt.Sprintf("%s refused with a %s error", w.last.what, kind), "%s", errText(w.last.err))
+	}
+	rs := w.log.Records()
+	for _, name := range splitNames(servers) {
+		if err := w.expect(connections(rs, name) > 0, fmt.Sprintf("the configuration refused, or %q connected", name), "neither: %q received %s", name, summarize(contactsOf(rs, name))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // inOrder: Then these happened in this order: | ... |

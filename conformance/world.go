@@ -78,8 +78,13 @@ type world struct {
 	bladeState bladeState // what a Blade scenario observed of its session
 
 	assertions int    // how many checks the steps made
+	positives  int    // Then steps that passed observing an effect (observes)
 	skipReason string // why a step skipped the scenario
 	closed     bool
+
+	obs        observations // what the agents showed the host (observe.go)
+	plantedEnv []string     // KEY=VALUE the scenario planted in the host environment
+	leftovers  []finding    // processes that outlived the scenario
 }
 
 // fake is one scripted MCP server of the scenario.
@@ -87,10 +92,11 @@ type fake struct {
 	name        string
 	transport   string // "stdio", "http", "https" or "sse"
 	script      *mcpfake.Script
-	protectedBy string          // the authorization server guarding it, if any
-	guard       *oauth.Resource // its guard, once mounted
-	path        string          // the script file, for stdio
-	url         string          // the endpoint, for http
+	protectedBy string                // the authorization server guarding it, if any
+	resource    oauth.ResourceOptions // how the guard shapes the resource
+	guard       *oauth.Resource       // its guard, once mounted
+	path        string                // the script file, for stdio
+	url         string                // the endpoint, for http
 }
 
 // outcome is the result of the last action of a scenario.
@@ -144,6 +150,12 @@ func (w *world) setup(sc Scenario) error {
 	}
 	w.rec, err = record.NewServer(w.log)
 	return err
+}
+
+// budget scales a real-time budget of a scenario by the run's timeout
+// multiplier.
+func (w *world) budget(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * w.run.opts.TimeoutMultiplier)
 }
 
 // stepCtx bounds one step.
@@ -391,9 +403,23 @@ func (w *world) createAgent(ctx context.Context) error {
 	if opts.MCPOAuth, err = w.resolveOAuth(sctx); err != nil {
 		return err
 	}
-	agent, err := w.adapter.NewAgent(sctx, opts, w.host)
+	for _, c := range []*configFile{w.project, w.global} {
+		if data, _ := c.content(w); data != nil {
+			w.obs.config(string(data))
+		}
+	}
+	if opts.MCPServers != nil {
+		w.obs.config(string(opts.MCPServers))
+	}
+	w.agents++
+	view := &hostView{w: w, h: w.host, agent: fmt.Sprintf("agent %d", w.agents)}
+	agent, err := w.adapter.NewAgent(sctx, opts, view)
 	if err == nil {
-		w.agent = agent
+		a := &observedAgent{Agent: agent, label: "the agent", obs: &w.obs, view: view}
+		w.agent = a
+		a.snapshotList(ctx, "list() after creating the agent")
+	} else {
+		_ = w.obs.failure("creating the agent", err)
 	}
 	return w.settle("creating the agent", err)
 }
@@ -428,17 +454,17 @@ func (w *world) snapshotList(ctx context.Context) error {
 // close tears the world down: the agent and adapter, then any fake process
 // still alive, the fakes, the record server and the directories. It is
 // idempotent.
-func (w *world) close() {
+func (w *world) close(checkLeftovers bool) {
 	if w.closed {
 		return
 	}
 	w.closed = true
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), w.budget(15*time.Second))
 	defer cancel()
 	if w.agent != nil && w.info.Implements(adapter.OpClose) {
 		// A conforming close returns promptly; one that hangs is the
 		// scenario's failure, not a reason to hold the run.
-		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+		cctx, ccancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 		_ = closeWithin(cctx, w.agent)
 		ccancel()
 	}
@@ -454,6 +480,9 @@ func (w *world) close() {
 		_ = w.adapter.Close()
 	}
 	if w.log != nil {
+		if checkLeftovers {
+			w.checkLeftovers(ctx)
+		}
 		w.killFakes(ctx)
 	}
 	w.closeAuthServers()
@@ -493,7 +522,7 @@ func (w *world) killFakes(ctx context.Context) {
 	for _, pid := range alive {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	_, _ = w.log.Wait(wctx, func(rs []record.Record) bool { return len(liveProcesses(rs, "")) == 0 })
 }

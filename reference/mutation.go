@@ -62,6 +62,7 @@ const (
 	MutCloseLeavesChildren      Mutation = "LA-REG-22/close-leaves-children"
 	MutOldProtocol              Mutation = "LA-TRN-01/speak-2025-11-25"
 	MutDowngrade                Mutation = "LA-TRN-02/fall-back-to-initialize"
+	MutOldServerAsTransport     Mutation = "LA-TRN-02/old-server-is-a-transport-error"
 	MutRefuseJSON               Mutation = "LA-TRN-03/refuse-json-responses"
 	MutAcceptSSE                Mutation = "LA-TRN-04/accept-sse-as-http"
 	MutLegacyFallback           Mutation = "LA-TRN-05/fall-back-to-legacy-sse"
@@ -95,6 +96,7 @@ const (
 	MutLiveCatalog              Mutation = "LA-CAT-01/refresh-catalog-mid-run"
 	MutIgnoreListChanged        Mutation = "LA-CAT-02/ignore-list-changed"
 	MutNoStaleOnLoss            Mutation = "LA-CAT-03/ignore-lost-connections"
+	MutKeepBrokenConnection     Mutation = "LA-CAT-03/keep-connection-a-call-broke"
 	MutSwapSchemas              Mutation = "LA-CAT-04/swap-schemas-mid-run"
 	MutNeverRefresh             Mutation = "LA-CAT-05/never-refresh"
 	MutRefreshWithoutApproval   Mutation = "LA-CAT-06/refresh-without-approval"
@@ -193,6 +195,7 @@ var Mutants = map[Mutation]string{
 	MutCloseLeavesChildren:      "close() leaves child processes running",
 	MutOldProtocol:              "asks servers for MCP 2025-11-25",
 	MutDowngrade:                "falls back to the initialize handshake of an older protocol",
+	MutOldServerAsTransport:     "reports a server that offers only older versions, or refuses server/discover with an HTTP status, as a transport failure",
 	MutRefuseJSON:               "refuses Streamable HTTP answers in application/json",
 	MutAcceptSSE:                `takes "type": "sse" for http`,
 	MutLegacyFallback:           "tries the legacy HTTP+SSE GET when a Streamable HTTP server refuses",
@@ -226,6 +229,7 @@ var Mutants = map[Mutation]string{
 	MutLiveCatalog:              "lists every server's tools again before each model request of a run",
 	MutIgnoreListChanged:        "ignores notifications/tools/list_changed",
 	MutNoStaleOnLoss:            "keeps a server whose connection was lost as connected",
+	MutKeepBrokenConnection:     "leaves a connection a fatal error of a call broke to be found lost later, when go-sdk notices",
 	MutSwapSchemas:              "validates each call against the schema the server describes now, not the run's",
 	MutNeverRefresh:             "never reconnects a stale server",
 	MutRefreshWithoutApproval:   "reconnects a stale server without asking for mcp_connect",

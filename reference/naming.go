@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -77,7 +78,19 @@ func validateToolName(full, raw string, m mutations) error {
 		maxLen++
 	}
 	if n := len(full); n > maxLen {
-		return newError(KindName, "LA-NAME-05", "tool %q gives the name %q of %d characters; at most %d", raw, full, n, MaxToolNameLength)
+		return newError(KindName, "LA-NAME-05", "%s", tooLongName(full, raw))
 	}
 	return nil
+}
+
+// tooLongName explains a full tool name over [MaxToolNameLength]: the
+// alias and the tool that make it, and what would fit.
+func tooLongName(full, raw string) string {
+	alias := strings.TrimSuffix(strings.TrimPrefix(full, "mcp__"), "__"+raw)
+	room := MaxToolNameLength - len("mcp__") - len("__") // for the alias and the tool
+	msg := fmt.Sprintf("the tool %q of server %q makes the full name %q of %d characters; at most %d", truncate(raw, 80), alias, truncate(full, 100), len(full), MaxToolNameLength)
+	if fits := room - len(raw); fits >= 1 {
+		return msg + fmt.Sprintf("; the alias %q has %d characters, and beside this tool an alias may have at most %d: shorten the alias, or the server's tool name", alias, len(alias), min(fits, MaxAliasLength))
+	}
+	return msg + fmt.Sprintf("; the tool's own name has %d characters, so no alias makes it fit (an alias of 1 character leaves a tool %d): the server's tool name must be shorter", len(raw), room-1)
 }

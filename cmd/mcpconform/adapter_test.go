@@ -9,14 +9,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpconform/mcpconform/internal/hollow"
 )
 
 // TestMain lets the test binary serve as `mcpconform adapter ...`, so that
-// targets can name it as their adapter command.
+// targets can name it as their adapter command, and as the adapter that
+// implements nothing (`hollow-adapter CLAIMS`, package hollow).
 func TestMain(m *testing.M) {
 	log.SetOutput(io.Discard) // see main
 	if len(os.Args) > 1 && os.Args[1] == "adapter" {
 		os.Exit(runCLI(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) == 3 && os.Args[1] == "hollow-adapter" {
+		claims, ok := hollow.ClaimsNamed(os.Args[2])
+		if !ok || hollow.Serve(os.Stdin, os.Stdout, claims) != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -94,6 +104,30 @@ func TestTargetSyntax(t *testing.T) {
 	for _, bad := range []string{"cmd:", "cmd:   ", "file:/no/such/file.json", "nonsense"} {
 		if _, err := parseTarget(bad); err == nil {
 			t.Errorf("parseTarget(%q) accepted it", bad)
+		}
+	}
+}
+
+// TestRelativeAdapterPaths: the README's "cmd:node ./my-adapter.mjs" works
+// from the caller's directory, although the adapter runs in each
+// scenario's scratch directory.
+func TestRelativeAdapterPaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "my-adapter.mjs"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		argv, want []string
+	}{
+		{[]string{"node", "./my-adapter.mjs", "--x"}, []string{"node", filepath.Join(dir, "my-adapter.mjs"), "--x"}},
+		{[]string{"node", "my-adapter.mjs"}, []string{"node", filepath.Join(dir, "my-adapter.mjs")}},
+		{[]string{"bin/adapter", "lite-agent"}, []string{filepath.Join(dir, "bin/adapter"), "lite-agent"}},
+		{[]string{"node", "../up.mjs"}, []string{"node", filepath.Join(filepath.Dir(dir), "up.mjs")}},
+		{[]string{"/abs/x", "-f", "plain"}, []string{"/abs/x", "-f", "plain"}},
+	}
+	for _, tt := range tests {
+		if got := resolvePaths(tt.argv, dir); !slices.Equal(got, tt.want) {
+			t.Errorf("%v: %v, want %v", tt.argv, got, tt.want)
 		}
 	}
 }

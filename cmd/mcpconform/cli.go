@@ -10,9 +10,9 @@ import (
 
 // Exit codes.
 const (
-	exitOK      = 0 // every selected scenario passed (or was skipped)
+	exitOK      = 0 // every selected scenario passed or was skipped, and one passed
 	exitFailure = 1 // a scenario failed, was undefined or pending
-	exitUsage   = 2 // bad flags, unknown rule, empty selection
+	exitUsage   = 2 // bad flags, unknown rule, empty selection, a target that claims no system, a run where every scenario was skipped
 )
 
 const usage = `usage: mcpconform <command> [flags]
@@ -22,6 +22,8 @@ commands:
   list      list the rules of the catalog
   explain   explain one rule: its statement, seed sentence and scenarios
   adapter   serve the reference over the adapter protocol, or check an adapter
+  baseline  write a baseline of a report's failures
+  report    merge shard reports, or draw an HTML matrix of several runs
   version   print the version
 
 Run "mcpconform <command> -h" for the flags of a command.
@@ -42,6 +44,10 @@ func runCLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdExplain(args[1:], stdout, stderr)
 	case "adapter":
 		return cmdAdapter(ctx, args[1:], stdout, stderr)
+	case "baseline":
+		return cmdBaseline(args[1:], stdout, stderr)
+	case "report":
+		return cmdReport(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "mcpconform %s\n", conformance.Version)
 		return exitOK

@@ -30,6 +30,24 @@ type Diagnoser interface {
 	Diagnostics() []string
 }
 
+// CloseWatcher is implemented by hosts that check what reaches them after
+// an agent's close() returned. An adapter whose host implements it calls
+// AgentClosed once the agent's close() has returned and before it delivers
+// any callback that came after: an adapter process's answer to agent/close
+// and the messages behind it arrive in one order, which the goroutine that
+// waits for the answer cannot keep.
+type CloseWatcher interface {
+	AgentClosed()
+}
+
+// Console is implemented by adapters that capture what the implementation
+// printed on its own console: an adapter process's stderr. The runner
+// searches it for planted secrets (LA-SEC-19, LA-OAU-30), as it searches
+// every other surface the implementation shows its host.
+type Console interface {
+	Console() string
+}
+
 // A Target opens adapters. The runner calls [Target.Open] once per scenario
 // world, so a target may start a fresh process each time or reuse one.
 type Target interface {
@@ -191,12 +209,16 @@ type AuthorizeRequest struct {
 }
 
 // ProviderCall is one call of a provider method: redirectUrl,
-// clientMetadata, clientInformation, saveClientInformation, tokens,
-// saveTokens, codeVerifier, saveCodeVerifier or invalidateCredentials
-// (McpOAuthProvider), or state or redirectToAuthorization, which only the
-// official provider class has and which an implementation must never call
-// (LA-OAU-07). Value is the argument of save* and invalidateCredentials;
-// the result is the method's return value (JSON null for none).
+// clientMetadata, clientMetadataUrl (a property of the official
+// OAuthClientProvider: the URL of the client's ID metadata document, null
+// for none), clientInformation, saveClientInformation, tokens, saveTokens,
+// codeVerifier, saveCodeVerifier or invalidateCredentials (McpOAuthProvider),
+// or state or redirectToAuthorization, which only the official provider
+// class has and which an implementation must never call (LA-OAU-07). Value
+// is the argument of save* and invalidateCredentials; the result is the
+// method's return value (JSON null for none). What an implementation saves
+// is the official client's shape: client information and tokens carry the
+// issuer they belong to, and the runner's providers store them as given.
 type ProviderCall struct {
 	Provider string          `json:"provider"`
 	Method   string          `json:"method"`

@@ -80,6 +80,7 @@ type Conn struct {
 type pending struct {
 	method string
 	ch     chan *jsonrpc.Response
+	then   func() // runs as the answer arrives, in the reading goroutine
 }
 
 // NewConn returns a connection reading r and writing w. Call [Conn.Run] to
@@ -211,6 +212,9 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 		if !ok {
 			return &ProtocolError{Offset: offset, Reason: fmt.Sprintf("an answer to request id %s, which was never sent or was already answered", key)}
 		}
+		if p.then != nil {
+			p.then()
+		}
 		p.ch <- m
 	}
 	return nil
@@ -234,11 +238,9 @@ func (c *Conn) notification(m *jsonrpc.Request) {
 		}
 		return
 	}
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		_, _ = c.handler(context.Background(), m.Method, m.Params)
-	}()
+	// Notifications are handled as they arrive, in order: an event sent
+	// before another is recorded before it.
+	_, _ = c.handler(context.Background(), m.Method, m.Params)
 }
 
 // request handles an incoming request in its own goroutine and answers it.
@@ -313,7 +315,16 @@ func (c *Conn) write(method string, msg jsonrpc.Message) error {
 // a [*jsonrpc.Error] for codes outside the protocol's); a broken connection
 // as the reason it broke.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
-	return c.call(ctx, method, params, result, 0)
+	return c.call(ctx, method, params, result, 0, nil)
+}
+
+// CallThen is [Conn.Call] that runs then as the answer arrives, in the
+// goroutine that reads the connection: before any message that came after
+// the answer is handled. The runner marks an agent closed this way, so
+// that a callback the adapter sends after close()'s answer is known to
+// have come after it.
+func (c *Conn) CallThen(ctx context.Context, method string, params, result any, then func()) error {
+	return c.call(ctx, method, params, result, 0, then)
 }
 
 // CallThroughCancel is [Conn.Call] for a request whose answer still
@@ -323,11 +334,12 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 // signal, LA-OAU-05). Without an answer by then it returns the context's
 // error.
 func (c *Conn) CallThroughCancel(ctx context.Context, method string, params, result any, grace time.Duration) error {
-	return c.call(ctx, method, params, result, grace)
+	return c.call(ctx, method, params, result, grace, nil)
 }
 
-// call is Call, waiting up to grace for the answer after a cancel.
-func (c *Conn) call(ctx context.Context, method string, params, result any, grace time.Duration) error {
+// call is Call, waiting up to grace for the answer after a cancel, and
+// running then as the answer arrives.
+func (c *Conn) call(ctx context.Context, method string, params, result any, grace time.Duration, then func()) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return err
@@ -340,7 +352,7 @@ func (c *Conn) call(ctx context.Context, method string, params, result any, grac
 	}
 	c.next++
 	id, _ := jsonrpc.MakeID(float64(c.next))
-	p := &pending{method: method, ch: make(chan *jsonrpc.Response, 1)}
+	p := &pending{method: method, ch: make(chan *jsonrpc.Response, 1), then: then}
 	c.pending[idKey(id)] = p
 	c.mu.Unlock()
 	if err := c.write(method, &jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {

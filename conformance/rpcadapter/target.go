@@ -175,6 +175,10 @@ func (p *process) observe(t Traffic) {
 	}
 }
 
+// Console returns the tail of the adapter's stderr: the console of the
+// implementation behind it.
+func (p *process) Console() string { return p.stderr.String() }
+
 // Diagnostics describes the adapter for a failing scenario.
 func (p *process) Diagnostics() []string {
 	out := []string{fmt.Sprintf("adapter process %d: %s", p.cmd.Process.Pid, strings.Join(p.target.Command, " "))}
@@ -214,7 +218,12 @@ func (p *process) reason() string {
 // call sends a request, turning anything but an implementation error into
 // an [adapter.Failure].
 func (p *process) call(ctx context.Context, method string, params, result any) error {
-	err := p.conn.Call(ctx, method, params, result)
+	return p.callThen(ctx, method, params, result, nil)
+}
+
+// callThen is call, running then as the answer arrives ([Conn.CallThen]).
+func (p *process) callThen(ctx context.Context, method string, params, result any, then func()) error {
+	err := p.conn.CallThen(ctx, method, params, result, then)
 	var re *RemoteError
 	switch {
 	case err == nil:
@@ -338,7 +347,7 @@ func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host 
 		p.mu.Unlock()
 		id = res.AgentID
 	}
-	return &agent{p: p, id: id, host: host}, nil
+	return &agent{p: p, id: id, host: host, root: true}, nil
 }
 
 // Close ends the adapter process and its whole process group: shutdown,
@@ -376,6 +385,7 @@ type agent struct {
 	p    *process
 	id   string
 	host adapter.Host // a sub-agent shares its root's
+	root bool
 }
 
 func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, error) {
@@ -451,8 +461,14 @@ func (g *agent) AwaitIdle(ctx context.Context) error {
 	return g.p.call(ctx, string(adapter.OpAwaitIdle), AgentRef{g.id}, nil)
 }
 
+// Close closes the agent; a host that watches closes learns of it as the
+// answer arrives, before any callback that came after it.
 func (g *agent) Close(ctx context.Context) error {
-	return g.p.call(ctx, string(adapter.OpClose), AgentRef{g.id}, nil)
+	var then func()
+	if w, ok := g.host.(adapter.CloseWatcher); ok && g.root {
+		then = w.AgentClosed
+	}
+	return g.p.callThen(ctx, string(adapter.OpClose), AgentRef{g.id}, nil, then)
 }
 
 func (g *agent) AdvanceClock(ctx context.Context, d time.Duration) error {

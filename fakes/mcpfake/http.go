@@ -85,10 +85,12 @@ type mount struct {
 	path   string // the mount's path: /mcp/<name>, or /sse/<name> for an HTTP+SSE mount
 	sse    bool   // an HTTP+SSE mount ([HTTPServer.MountSSE])
 	fake   *fakeServer
-	stream http.Handler  // go-sdk's Streamable HTTP handler
-	json   http.Handler  // the same server answering with plain JSON, for padded bodies
-	legacy http.Handler  // go-sdk's HTTP+SSE handler, for LegacyOnly and HTTP+SSE mounts
-	guard  ResourceGuard // HTTPBehaviour.Guard; nil for an open mount
+	stream http.Handler // go-sdk's Streamable HTTP handler
+	json   http.Handler // the same server answering with plain JSON, for padded bodies
+	legacy http.Handler // go-sdk's HTTP+SSE handler, for LegacyOnly and HTTP+SSE mounts
+	// stateful is go-sdk's stateful Streamable HTTP handler, for Stateful.
+	stateful http.Handler
+	guard    ResourceGuard // HTTPBehaviour.Guard; nil for an open mount
 
 	// gone: the server forgot every session (Call.ExitAfterAnswer); every
 	// later request answers 404.
@@ -293,7 +295,8 @@ func (h *HTTPServer) newMount(s *Script, sse bool) *mount {
 		}()
 		return h.log.WaitLatch(ctx, record.Record{Server: s.Name, Instance: s.Name + suffix, Method: name})
 	}
-	f := newServer(s, serverEnv{exit: func() { panic(http.ErrAbortHandler) }, done: h.closing, latch: latch})
+	abort := func() { panic(http.ErrAbortHandler) }
+	f := newServer(s, serverEnv{exit: abort, crash: abort, done: h.closing, latch: latch})
 	get := func(*http.Request) *mcp.Server { return f.srv }
 	// PropagateRequestCancellation ends the handler of a 2026-07-28 request
 	// whose client went away, so that its response is recorded then.
@@ -304,7 +307,10 @@ func (h *HTTPServer) newMount(s *Script, sse bool) *mount {
 		fake:   f,
 		stream: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true}),
 		json:   mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true, JSONResponse: true}),
-		legacy: mcp.NewSSEHandler(get, &mcp.SSEOptions{DisableLocalhostProtection: true}),
+		// go-sdk's stateful mode answers server/discover offering only
+		// the versions before 2026-07-28: a real old server.
+		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{DisableLocalhostProtection: true}),
+		legacy:   mcp.NewSSEHandler(get, &mcp.SSEOptions{DisableLocalhostProtection: true}),
 	}
 	if s.HTTP != nil {
 		m.used = make([]int, len(s.HTTP.Status))
@@ -333,6 +339,19 @@ type exchange struct {
 	recorded bool
 }
 
+// toolName is the tool a tools/call request names, "" for anything else.
+func (x *exchange) toolName() string {
+	if x.method != "tools/call" {
+		return ""
+	}
+	msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(x.body))
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil {
+		name, _ := callParams(req.Params)
+		return name
+	}
+	return ""
+}
+
 // ServeHTTP records the request and answers it as the mount's script says,
 // then records the response.
 func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -349,6 +368,11 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, sse, metadata, _ := route(r.URL.Path)
+	if r.URL.Path == ProtectedResourceMetadataPrefix {
+		if root := h.rootMetadataMount(); root != "" {
+			name, metadata = root, true
+		}
+	}
 	mounts, suffix := h.mounts, streamableSuffix
 	if sse {
 		mounts, suffix = h.sse, sseSuffix
@@ -501,7 +525,10 @@ func (m *mount) serve(x *exchange) {
 		return
 	}
 	mcpHandler := m.stream
-	if b.JSONResponse {
+	switch {
+	case b.Stateful:
+		mcpHandler = m.stateful
+	case b.JSONResponse:
 		mcpHandler = m.json
 	}
 	if m.scriptedStatus(x) {
@@ -530,7 +557,7 @@ func (m *mount) serve(x *exchange) {
 			}
 		}
 		for _, bd := range b.Bodies {
-			if x.id.IsValid() && (bd.Method == "" || bd.Method == x.method) {
+			if x.id.IsValid() && (bd.Method == "" || bd.Method == x.method) && (bd.Tool == "" || bd.Tool == x.toolName()) {
 				m.serveBody(x, bd)
 				return
 			}

@@ -19,8 +19,11 @@ import (
 // serverEnv is what a server can do beyond answering, which depends on
 // where it runs.
 type serverEnv struct {
-	// exit is called for scripted crashes.
+	// exit is called for scripted exits.
 	exit func()
+	// crash is called for scripted crashes (Call.Crash): a stdio fake
+	// kills itself with SIGKILL; the HTTP fake drops the connection.
+	crash func()
 	// quit ends a stdio fake's process with code 0 once an answer is out
 	// (Call.ExitAfterAnswer); nil for HTTP.
 	quit func()
@@ -265,6 +268,9 @@ func (f *fakeServer) callTool(ctx context.Context, req mcp.Request) (*mcp.CallTo
 		if err := env.latch(ctx, c.Latch); err != nil {
 			return nil, err
 		}
+	}
+	if c.Crash && env.crash != nil {
+		env.crash()
 	}
 	if err := act(ctx, env, c.DelayMs, c.Hang, c.Exit); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"syscall"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,7 +79,11 @@ func RunStdio(args []string) int {
 		r.Method = name
 		return record.Latch(ctx, *recordAddr, r)
 	}
-	srv := newServer(script, serverEnv{exit: exit, quit: func() { os.Exit(0) }, stderr: os.Stderr, ask: wire.ask, latch: latch})
+	crash := func() {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
+	}
+	srv := newServer(script, serverEnv{exit: exit, crash: crash, quit: func() { os.Exit(0) }, stderr: os.Stderr, ask: wire.ask, latch: latch})
 	wire.fake = srv
 	// Run ends when stdin closes (or fails): the client went away, the
 	// normal end of a stdio server.

@@ -3,6 +3,7 @@ package mcpfake
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 
@@ -83,6 +84,12 @@ func describeMessage(r *record.Record, raw []byte) jsonrpc.Message {
 		}
 	case *jsonrpc.Response:
 		r.ID, _ = json.Marshal(m.ID.Raw())
+		var we *jsonrpc.Error
+		if errors.As(m.Error, &we) {
+			r.Error = &record.RPCError{Code: we.Code, Message: we.Message}
+		} else if m.Error != nil {
+			r.Error = &record.RPCError{Code: jsonrpc.CodeInternalError, Message: m.Error.Error()}
+		}
 	}
 	return msg
 }

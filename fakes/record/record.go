@@ -111,7 +111,8 @@ type Record struct {
 	// at a latch before its release ([KindLatch]).
 	Aborted bool `json:"aborted,omitempty"`
 
-	// Result and Error are a JSON-RPC answer ([KindAnswer]).
+	// Result and Error are a JSON-RPC answer ([KindAnswer]); Error is also
+	// set on an error response a fake sent ([KindMessage], Dir "out").
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *RPCError       `json:"error,omitempty"`
 }

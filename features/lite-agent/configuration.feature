@@ -29,12 +29,15 @@ Feature: Configuration sources, file format and construction (LA-CFG)
   @LA-CFG-03
   Scenario: a mcps.json directly under HOME is not read
     Given a stdio MCP server "g" with tools "find"
+    And a stdio MCP server "real" with tools "lookup"
     And the file "~/mcps.json" declares "g"
+    And the file "~/.lite-agent/mcps.json" declares "real"
     When the host creates the agent
     And the host sends "hello"
     Then it succeeds
     And "g" was never contacted
-    And the model was offered no MCP tools
+    And "real" was connected
+    And the model was offered exactly the MCP tools "mcp__real__lookup"
 
   @LA-CFG-03 @adapter:home
   Scenario: the <home> option moves the global configuration file
@@ -83,9 +86,12 @@ Feature: Configuration sources, file format and construction (LA-CFG)
       """
       { "servers": { "p": {{entry "p"}} } }
       """
+    And a stdio MCP server "g" with tools "find"
+    And the global configuration declares "g"
     When the host creates the agent and sends "hello"
-    Then "p" was never contacted
-    And the model was never offered an MCP tool
+    Then the agent either refused the configuration with a "config" error or connected "g"
+    And "p" was never contacted
+    And the model was never offered any "mcp__p__" tool
 
   # 「不会读取 Claude 设置或根目录 .mcp.json」
   @LA-CFG-05
@@ -96,12 +102,15 @@ Feature: Configuration sources, file format and construction (LA-CFG)
     And the file ".claude/settings.local.json" declares "decoy"
     And the file "~/.claude.json" declares "decoy"
     And the file "~/.claude/settings.json" declares "decoy"
+    And a stdio MCP server "real" with tools "lookup"
+    And the project configuration declares "real"
     When the host creates the agent
     And the host sends "hello"
     Then it succeeds
     And "decoy" was never contacted
-    And the approval handler was never asked for "mcp_connect"
-    And the model was offered no MCP tools
+    And "real" was connected
+    And the approval handler was asked for "mcp_connect" 1 time
+    And the model was offered exactly the MCP tools "mcp__real__lookup"
 
   # 「stdio 的 type 可以省略」
   @LA-CFG-06
@@ -156,7 +165,8 @@ Feature: Configuration sources, file format and construction (LA-CFG)
       }
       """
     When the host creates the agent and sends "hello"
-    Then "s3cr3t-canary" reached no MCP server
+    Then the agent either refused the configuration with a "config" error or connected "p, h"
+    And "s3cr3t-canary" reached no MCP server
     And "p" saw the literal text "${LA_CANARY}" unless it was never contacted
     And "h" saw the literal text "${LA_CANARY}" unless it was never contacted
 
@@ -194,6 +204,9 @@ Feature: Configuration sources, file format and construction (LA-CFG)
     And "p" was never contacted
     And "h" was never contacted
     And the approval handler was never asked anything
+    When the host sends "hello"
+    Then "p" was connected
+    And "h" was connected
 
   # 「首次 run() / send() 会在请求模型前完成连接授权、发现及校验」
   @LA-CFG-12
@@ -227,6 +240,7 @@ Feature: Configuration sources, file format and construction (LA-CFG)
     When the host creates the agent
     And the host sends "hello"
     Then it succeeds
+    And the model was asked 1 time
     And the approval handler was never asked for "mcp_connect"
     And the model was offered no MCP tools
 

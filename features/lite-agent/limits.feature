@@ -90,27 +90,43 @@ Feature: Hard limits (LA-LIM)
     Given a stdio MCP server "p" with <count> tools described in <bytes> bytes each
     When "p" is declared as "big" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | count | bytes | outcome                    |
-      | 100   | 4096  | succeeds                   |
-      | 120   | 5120  | fails with a "limit" error |
+      | count | bytes | outcome                    | evidence                            |
+      | 100   | 4096  | succeeds                   | list() shows "big" with 100 tools   |
+      | 120   | 5120  | fails with a "limit" error | list() shows exactly the servers "" |
 
   # 「256 KiB 配置文件」
   @LA-LIM-05 @LA-LIM-09
-  Scenario Outline: a configuration file is at most 256 KiB (<file>, <size> bytes)
+  Scenario Outline: a configuration file of 256 KiB is read (<file>, 262144 bytes)
     Given a stdio MCP server "p" with tools "a"
-    And the <file> declares "p" padded to <size> bytes
+    And the <file> declares "p" padded to 262144 bytes
     When the host creates the agent
-    Then it <outcome>
+    Then it succeeds
+    And "p" was never contacted
+    When the host sends "hi"
+    Then "p" was connected
+    And the model was offered exactly the MCP tools "mcp__p__a"
+
+    Examples:
+      | file                  |
+      | project configuration |
+      | global configuration  |
+
+  # 「256 KiB 配置文件」
+  @LA-LIM-05 @LA-LIM-09
+  Scenario Outline: a configuration file is at most 256 KiB (<file>, 262145 bytes)
+    Given a stdio MCP server "p" with tools "a"
+    And the <file> declares "p" padded to 262145 bytes
+    When the host creates the agent
+    Then it fails with a "limit" error
     And "p" was never contacted
 
     Examples:
-      | file                      | size   | outcome                    |
-      | project configuration     | 262144 | succeeds                   |
-      | project configuration     | 262145 | fails with a "limit" error |
-      | global configuration      | 262144 | succeeds                   |
-      | global configuration      | 262145 | fails with a "limit" error |
+      | file                  |
+      | project configuration |
+      | global configuration  |
 
   # 「4 MiB stdio 消息」 (interpretation A-10: the newline is not counted)
   @LA-LIM-06 @LA-LIM-09

@@ -22,18 +22,19 @@ Feature: Tool naming (LA-NAME)
     Given an HTTP MCP server "h" with tools "search"
     When "h" is declared as "<alias>" through <source>
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | alias                     | source                    | outcome                    |
-      |                           | register()                | fails with a "name" error  |
-      | a                         | register()                | succeeds                   |
-      | aaaaaaaaaaaaaaaaaaaaaaaa  | register()                | succeeds                   |
-      | aaaaaaaaaaaaaaaaaaaaaaaaa | register()                | fails with a "name" error  |
-      |                           | the mcpServers option     | fails with a "name" error  |
-      | aaaaaaaaaaaaaaaaaaaaaaaa  | the mcpServers option     | succeeds                   |
-      | aaaaaaaaaaaaaaaaaaaaaaaaa | the mcpServers option     | fails with a "name" error  |
-      | a                         | the project configuration | succeeds                   |
-      | aaaaaaaaaaaaaaaaaaaaaaaaa | the project configuration | fails with a "name" error  |
+      | alias                     | source                    | outcome                    | evidence                                                                                        |
+      |                           | register()                | fails with a "name" error  | "h" was never contacted                                                                         |
+      | a                         | register()                | succeeds                   | list() shows "a" with exactly the tools "mcp__a__search"                                        |
+      | aaaaaaaaaaaaaaaaaaaaaaaa  | register()                | succeeds                   | list() shows "aaaaaaaaaaaaaaaaaaaaaaaa" with exactly the tools "mcp__aaaaaaaaaaaaaaaaaaaaaaaa__search" |
+      | aaaaaaaaaaaaaaaaaaaaaaaaa | register()                | fails with a "name" error  | "h" was never contacted                                                                         |
+      |                           | the mcpServers option     | fails with a "name" error  | "h" was never contacted                                                                         |
+      | aaaaaaaaaaaaaaaaaaaaaaaa  | the mcpServers option     | succeeds                   | list() shows "aaaaaaaaaaaaaaaaaaaaaaaa" with exactly the tools "mcp__aaaaaaaaaaaaaaaaaaaaaaaa__search" |
+      | aaaaaaaaaaaaaaaaaaaaaaaaa | the mcpServers option     | fails with a "name" error  | "h" was never contacted                                                                         |
+      | a                         | the project configuration | succeeds                   | list() shows "a" with exactly the tools "mcp__a__search"                                        |
+      | aaaaaaaaaaaaaaaaaaaaaaaaa | the project configuration | fails with a "name" error  | "h" was never contacted                                                                         |
 
   @LA-NAME-02
   Scenario: a rejected alias starts nothing and asks nothing
@@ -49,18 +50,19 @@ Feature: Tool naming (LA-NAME)
     Given an HTTP MCP server "h" with tools "search"
     When "h" is declared as "<alias>" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | alias    | outcome                   |
-      | Docs-1_x | succeeds                  |
-      | A        | succeeds                  |
-      | 9        | succeeds                  |
-      | -a       | succeeds                  |
-      | a.b      | fails with a "name" error |
-      | a b      | fails with a "name" error |
-      | a/b      | fails with a "name" error |
-      | a:b      | fails with a "name" error |
-      | a@b      | fails with a "name" error |
+      | alias    | outcome                   | evidence                                                       |
+      | Docs-1_x | succeeds                  | list() shows "Docs-1_x" with exactly the tools "mcp__Docs-1_x__search" |
+      | A        | succeeds                  | list() shows "A" with exactly the tools "mcp__A__search"       |
+      | 9        | succeeds                  | list() shows "9" with exactly the tools "mcp__9__search"       |
+      | -a       | succeeds                  | list() shows "-a" with exactly the tools "mcp__-a__search"     |
+      | a.b      | fails with a "name" error | "h" was never contacted                                        |
+      | a b      | fails with a "name" error | "h" was never contacted                                        |
+      | a/b      | fails with a "name" error | "h" was never contacted                                        |
+      | a:b      | fails with a "name" error | "h" was never contacted                                        |
+      | a@b      | fails with a "name" error | "h" was never contacted                                        |
 
   # Non-ASCII letters are refused (interpretation A-06).
   @LA-NAME-03 @ambiguous:A-06
@@ -79,44 +81,47 @@ Feature: Tool naming (LA-NAME)
     Given an HTTP MCP server "h" with tools "search"
     When "h" is declared as "<alias>" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | alias | outcome                   |
-      | a__b  | fails with a "name" error |
-      | __a   | fails with a "name" error |
-      | a__   | fails with a "name" error |
-      | ___   | fails with a "name" error |
-      | a_b   | succeeds                  |
-      | a_b_c | succeeds                  |
+      | alias | outcome                   | evidence                                                 |
+      | a__b  | fails with a "name" error | "h" was never contacted                                  |
+      | __a   | fails with a "name" error | "h" was never contacted                                  |
+      | a__   | fails with a "name" error | "h" was never contacted                                  |
+      | ___   | fails with a "name" error | "h" was never contacted                                  |
+      | a_b   | succeeds                  | list() shows "a_b" with exactly the tools "mcp__a_b__search"     |
+      | a_b_c | succeeds                  | list() shows "a_b_c" with exactly the tools "mcp__a_b_c__search" |
 
   @LA-NAME-05
   Scenario Outline: a full tool name has at most 64 characters (<alias>, <length>-character tool)
     Given a stdio MCP server "p" with a tool whose name has <length> characters
     When "p" is declared as "<alias>" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | alias                    | length | outcome                   |
-      | docs                     | 53     | succeeds                  |
-      | docs                     | 54     | fails with a "name" error |
-      | abcdefghijklmnopqrstuvwx | 33     | succeeds                  |
-      | abcdefghijklmnopqrstuvwx | 34     | fails with a "name" error |
+      | alias                    | length | outcome                   | evidence                           |
+      | docs                     | 53     | succeeds                  | list() shows "docs" with 1 tools   |
+      | docs                     | 54     | fails with a "name" error | list() shows exactly the servers "" |
+      | abcdefghijklmnopqrstuvwx | 33     | succeeds                  | list() shows "abcdefghijklmnopqrstuvwx" with 1 tools |
+      | abcdefghijklmnopqrstuvwx | 34     | fails with a "name" error | list() shows exactly the servers "" |
 
   @LA-NAME-06
   Scenario Outline: a tool name uses only letters, digits, "_" and "-" (<tool>)
     Given a stdio MCP server "p" with tools "fine, <tool>"
     When "p" is declared as "x" through register()
     Then it <outcome>
+    And <evidence>
 
     Examples:
-      | tool        | outcome                   |
-      | get.weather | fails with a "name" error |
-      | a/b         | fails with a "name" error |
-      | a b         | fails with a "name" error |
-      | 工具        | fails with a "name" error |
-      | a:b         | fails with a "name" error |
-      | get-weather | succeeds                  |
-      | get_weather | succeeds                  |
+      | tool        | outcome                   | evidence                                                        |
+      | get.weather | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a/b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | 工具        | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a:b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | get-weather | succeeds                  | list() shows "x" with exactly the tools "mcp__x__fine, mcp__x__get-weather" |
+      | get_weather | succeeds                  | list() shows "x" with exactly the tools "mcp__x__fine, mcp__x__get_weather" |
 
   @LA-NAME-07
   Scenario Outline: one invalid tool name fails the whole server and releases it (<transport>)

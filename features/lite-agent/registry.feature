@@ -219,6 +219,8 @@ Feature: One registry of servers (LA-REG)
     When the host creates the agent
     And the host sends "hello"
     Then it succeeds
+    And list() shows "p" with exactly the tools "mcp__p__a"
+    And list() shows "h" with exactly the tools "mcp__h__b"
     And list() contains neither "CANARY_ENV_7f3a" nor "CANARY_HDR_91c2"
 
   # 「关闭连接」
@@ -249,6 +251,7 @@ Feature: One registry of servers (LA-REG)
     And the host unregisters "p"
     And the host unregisters "g"
     Then it succeeds
+    And list() shows exactly the servers ""
     And the project configuration file is unchanged
     And the global configuration file is unchanged
     And no other file appeared under ".lite-agent"
@@ -421,6 +424,7 @@ Feature: One registry of servers (LA-REG)
     And the sub-agent sends "go"
     Then it succeeds
     And "docs" received no call
+    And the model received a tool error
 
   # 「关闭子 agent 不关闭根连接」
   @LA-REG-20 @adapter:subagent

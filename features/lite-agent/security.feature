@@ -64,6 +64,7 @@ Feature: Processes, environment, stderr, sandbox and transport restrictions (LA-
     When the host creates the agent
     And the host sends "go"
     Then it succeeds
+    And the model received a tool result containing "ok"
     And "CANARY_STDERR_5d1" appears in no log, event, list() entry, model request or adapter output
 
   # 「显式配置 mcpTransports: ["stdio"]」 (interpretation A-18)
@@ -147,6 +148,7 @@ Feature: Processes, environment, stderr, sandbox and transport restrictions (LA-
     Then "p" was never contacted
     And "h" was never contacted
     And the model was never offered an MCP tool
+    And "p" is reported failed
 
     Examples:
       | who                  | denial                                          |
@@ -219,6 +221,7 @@ Feature: Processes, environment, stderr, sandbox and transport restrictions (LA-
     And the host sends "hello"
     Then "p" was never contacted
     And "h" was never contacted
+    And "p" is reported failed
 
   @LA-SEC-06
   Scenario: with mcp_connect allowed and no approval handler, every call is denied
@@ -362,6 +365,7 @@ Feature: Processes, environment, stderr, sandbox and transport restrictions (LA-
     When the host creates the agent
     And the host sends "go"
     Then it succeeds
+    And the model was offered exactly the MCP tools "mcp__p__a"
     And no model request contained "evil-7c1"
 
   # 「连接权限始终强制执行，即使工具权限配置了 dry-run」 (interpretation A-17)
@@ -387,6 +391,7 @@ Feature: Processes, environment, stderr, sandbox and transport restrictions (LA-
     When the host creates the agent
     And the host sends "go"
     Then it succeeds
+    And the model received a tool result containing "la-canary.txt"
     And "0b9e" appears in no log, event, list() entry, model request or adapter output
 
   # 「也不会自动打开链接」
@@ -400,5 +405,6 @@ Feature: Processes, environment, stderr, sandbox and transport restrictions (LA-
     When the host creates the agent
     And the host sends "go"
     Then it succeeds
+    And the model received a tool result containing "la-link-page"
     And "site" was never contacted
     And no browser or link opener was started

@@ -47,6 +47,27 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
       | 2025-06-18 | http      | an HTTP     |
       | 2024-11-05 | http      | an HTTP     |
 
+  # go-sdk's own server in its stateful HTTP mode is a real server of the
+  # older protocols: its server/discover answer offers only them.
+  @LA-TRN-02
+  Scenario: a real older server (go-sdk's stateful HTTP mode) is refused with a protocol error
+    Given an HTTP MCP server "old" with tools "search" served by go-sdk's stateful HTTP handler
+    When "old" is declared as "old" through register()
+    Then it fails with a "protocol" error
+    And "old" received "server/discover"
+    And "old" received none of "initialize"
+    And list() is unchanged
+
+  @LA-TRN-02
+  Scenario: an HTTP server that refuses server/discover with HTTP 400 is refused with a protocol error
+    Given an HTTP MCP server "old" with tools "search"
+    And "old" answers its next "server/discover" request with HTTP 400 and the body "unknown method"
+    When "old" is declared as "old" through register()
+    Then it fails with a "protocol" error
+    And "old" received "server/discover"
+    And "old" received none of "initialize"
+    And list() is unchanged
+
   # 「支持 stdio 和 Streamable HTTP」
   @LA-TRN-03
   Scenario Outline: stdio and Streamable HTTP servers connect, list and call (<kind>)
@@ -114,6 +135,7 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
     When the host creates the agent
     And the host sends "go"
     Then it succeeds
+    And "p" received a call of the tool "search"
     And "p" received none of "resources/list, resources/read, resources/templates/list, resources/subscribe, prompts/list, prompts/get"
 
   # 「暂不提供……sampling、roots、elicitation」
