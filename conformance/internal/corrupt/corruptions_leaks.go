@@ -14,7 +14,7 @@ func init() {
 		Corruption{
 			Name:   "registered-entry-in-list",
 			Breaks: "shows the entry of a server added with register(), env and headers included, in its list() entry",
-			Rules:  []string{"LA-REG-11", "LA-REG-09"},
+			Rules:  []string{"LA-REG-11", "LA-REG-09", "LA-TRN-06"},
 			New: hookFn(editListEntries(func(s *State, e Object) {
 				if name := e.String("name"); s.Registered(name) {
 					rawOfEntry(e)["entry"] = s.Entry(name)
