@@ -26,6 +26,7 @@ type host struct {
 	turns     []modelTurn // scripted model answers, in order
 	calls     int         // scripted tool calls so far, for their ids
 	requests  []adapter.ModelRequest
+	finals    []string // the final texts the model answered with
 	approvals []adapter.ApprovalRequest
 	denied    []string // capability names the approval handler denies
 	hang      []string // capability names the handler waits on until cancelled
@@ -81,10 +82,17 @@ func (h *host) Model(ctx context.Context, req adapter.ModelRequest) (adapter.Mod
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "model", Params: params})
-	if turn == nil {
-		return adapter.ModelResponse{Text: "done"}, nil
+	resp := adapter.ModelResponse{Text: "done"}
+	if turn != nil {
+		var err error
+		if resp, err = turn(ctx, req); err != nil {
+			return resp, err
+		}
 	}
-	return turn(ctx, req)
+	if len(resp.ToolCalls) == 0 {
+		add(h, &h.finals, resp.Text)
+	}
+	return resp, nil
 }
 
 // Approve allows everything except the capabilities scripted to be

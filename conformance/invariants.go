@@ -92,6 +92,7 @@ func (w *world) invariantFindings() (failures, warnings []finding) {
 	}
 	failures = append(failures, w.catalogFindings()...)
 	failures = append(failures, w.outcomeFindings()...)
+	failures = append(failures, w.replyFindings()...)
 	failures = append(failures, w.leftovers...)
 	if w.positives == 0 {
 		failures = append(failures, finding{invariant: "a positive observation", rule: "harness",
@@ -347,6 +348,24 @@ func (w *world) outcomeFindings() []finding {
 		}
 	}
 	return out
+}
+
+// replyFindings checks that every run that succeeded replied with the
+// final text the model gave (the contract's SendResult: "the final
+// assistant text of the run").
+func (w *world) replyFindings() []finding {
+	w.obs.mu.Lock()
+	replies := slices.Clone(w.obs.replies)
+	w.obs.mu.Unlock()
+	finals := snapshot(w.host, &w.host.finals)
+	for _, r := range replies {
+		if !slices.Contains(finals, r) {
+			return []finding{{invariant: "the reply is the model's", rule: "contract",
+				expected: fmt.Sprintf("send() and run() return the model's final text (it answered %s)", quoteShown(strings.Join(finals, " | "))),
+				actual:   fmt.Sprintf("a run returned %s", quoteShown(r))}}
+		}
+	}
+	return nil
 }
 
 // callOutcomes counts the tools/call requests the fakes received that they

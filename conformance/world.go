@@ -112,6 +112,7 @@ type background struct {
 	what   string
 	done   chan struct{}
 	err    error
+	ended  time.Time // when it ended, valid once done is closed
 	cancel context.CancelFunc
 }
 

@@ -161,6 +161,9 @@ func (a *Agent) begin(ctx context.Context, what string) (context.Context, func()
 
 // AwaitIdle waits until no run or registry change is active (awaitIdle()).
 func (a *Agent) AwaitIdle(ctx context.Context) error {
+	if a.mut.has(MutAwaitIdleAtOnce) {
+		return nil
+	}
 	a.mu.Lock()
 	idle := a.idle
 	a.mu.Unlock()

@@ -133,6 +133,7 @@ const (
 	MutFetchLinks               Mutation = "LA-SEC-24/fetch-links"
 	MutSubagentMayRegister      Mutation = "LA-REG-14/subagent-may-register"
 	MutRegisterWhileBusy        Mutation = "LA-REG-15/register-while-busy"
+	MutAwaitIdleAtOnce          Mutation = "LA-REG-15/await-idle-returns-at-once"
 	MutHookMayRegister          Mutation = "LA-REG-16/hook-may-register"
 	MutSubagentOwnConnections   Mutation = "LA-REG-17/subagent-own-connections"
 	MutSubagentIgnoresAllowlist Mutation = "LA-REG-18/subagent-ignores-allowlist"
@@ -266,6 +267,7 @@ var Mutants = map[Mutation]string{
 	MutFetchLinks:               "fetches the URLs of resource links",
 	MutSubagentMayRegister:      "lets sub-agents change the registry",
 	MutRegisterWhileBusy:        "changes the registry during runs",
+	MutAwaitIdleAtOnce:          "awaitIdle() returns at once, whatever is running",
 	MutHookMayRegister:          "lets hooks change the registry during their run",
 	MutSubagentOwnConnections:   "gives sub-agents connections of their own",
 	MutSubagentIgnoresAllowlist: "gives sub-agents their root's allowlist",
