@@ -34,6 +34,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(info.Systems) == 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
 	}
+	if naming, err := adapter.ParseToolNaming(info.ToolNames); err != nil {
+		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) declares %v", info.Implementation.Name, info.Name, err)}
+	} else if !naming.IsCanonical() {
+		opts.Target = renamingTarget{Target: opts.Target, naming: naming}
+	}
 	fsys, dirs := opts.featureTree()
 	all, err := scenariosIn(fsys, dirs)
 	if err != nil {
@@ -176,6 +181,10 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 		r.mu.Unlock()
 		if reason := r.skipReason(s); reason != "" {
 			res.Status, res.Error = StatusSkipped, reason
+			return ctx, godog.ErrSkip
+		}
+		if reason := namingFailure(r.info, s); reason != "" {
+			res.Status, res.Error = StatusFailed, reason
 			return ctx, godog.ErrSkip
 		}
 		if err := w.setup(s); err != nil {
