@@ -254,7 +254,7 @@ func checkOffered(t adapter.ToolDef, tool string, defs []declaredTool) (finding,
 }
 
 // withoutNoOps drops the keywords that state a JSON Schema default and so
-// change nothing a schema accepts ("required": [] and
+// change nothing a schema accepts ("required": [], "properties": {} and
 // "additionalProperties": true, at any depth): an implementation that
 // spells out the defaults offers the schema its server declared.
 func withoutNoOps(v any) any {
@@ -266,6 +266,9 @@ func withoutNoOps(v any) any {
 				continue
 			}
 			if b, ok := e.(bool); ok && k == "additionalProperties" && b {
+				continue
+			}
+			if p, ok := e.(map[string]any); ok && k == "properties" && len(p) == 0 {
 				continue
 			}
 			if props, ok := e.(map[string]any); ok && (k == "properties" || k == "$defs" || k == "patternProperties") {

@@ -95,7 +95,7 @@ func selection(all []Scenario, opts Options) ([]Scenario, string, error) {
 	var selected []Scenario
 	for _, s := range all {
 		known[s.ID] = true
-		if matchTags(tags, s.Tags) && (len(only) == 0 || only[s.ID]) && opts.Shard.has(s.ID) {
+		if matchTags(tags, s.Tags) && (len(only) == 0 || only[s.ID]) && opts.Shard.has(s.ID) && (!opts.Portable || portable(s)) {
 			selected = append(selected, s)
 		}
 	}
@@ -105,7 +105,7 @@ func selection(all []Scenario, opts Options) ([]Scenario, string, error) {
 		}
 	}
 	if len(selected) == 0 {
-		return nil, "", &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q, %d IDs, shard %q)", opts.Rules, opts.Tags, len(opts.Only), opts.Shard)}
+		return nil, "", &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q, %d IDs, shard %q, portable %v)", opts.Rules, opts.Tags, len(opts.Only), opts.Shard, opts.Portable)}
 	}
 	// godog selects by tags only; the scenarios the IDs or the shard leave
 	// out are skipped before anything of theirs starts, and not reported.
