@@ -304,9 +304,13 @@ func (a *agent) Project(context.Context, json.RawMessage) (adapter.Projection, e
 func (a *agent) MCPStatus(context.Context) ([]adapter.BladeServerStatus, error) {
 	return nil, unsupported(adapter.OpMCPStatus)
 }
-func (a *agent) MCPConnect(context.Context, string) error    { return unsupported(adapter.OpMCPConnect) }
-func (a *agent) MCPDisconnect(context.Context, string) error { return unsupported(adapter.OpMCPDisconnect) }
-func (a *agent) MCPReconnect(context.Context, string) error  { return unsupported(adapter.OpMCPReconnect) }
+func (a *agent) MCPConnect(context.Context, string) error { return unsupported(adapter.OpMCPConnect) }
+func (a *agent) MCPDisconnect(context.Context, string) error {
+	return unsupported(adapter.OpMCPDisconnect)
+}
+func (a *agent) MCPReconnect(context.Context, string) error {
+	return unsupported(adapter.OpMCPReconnect)
+}
 func (a *agent) MCPListTools(context.Context) ([]adapter.ToolInfo, error) {
 	return nil, unsupported(adapter.OpMCPListTools)
 }
