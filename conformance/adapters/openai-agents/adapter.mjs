@@ -18,7 +18,7 @@ const sdkVersion = installedVersion(new URL('.', import.meta.url).href, '@openai
 // says which and why): their scenarios are skipped, naming the entry.
 const UNIMPLEMENTED = [
   'LA-CFG', 'LA-LIM-05', 'LA-REG-01', 'LA-REG-02', 'LA-REG-03', 'LA-REG-04', 'LA-SEC-10', // no configuration files or sources
-  'LA-SEC-01', 'LA-SEC-02', 'LA-SEC-03', 'LA-SEC-04', 'LA-SEC-05', 'LA-SEC-06', 'LA-SEC-07', 'LA-SEC-08', 'LA-SEC-09', 'LA-SEC-13', 'LA-SEC-21', // no approval of local MCP servers' tools
+  'LA-SEC-01', 'LA-SEC-02', 'LA-SEC-03', 'LA-SEC-04', 'LA-SEC-05', 'LA-SEC-06', 'LA-SEC-07', 'LA-SEC-08', 'LA-SEC-09', 'LA-SEC-11', 'LA-SEC-13', 'LA-SEC-21', // no approval of local MCP servers' tools
   'LA-EVT-03', 'LA-EVT-04', 'LA-REG-16', // hooks: not mapped yet
   'LA-OAU', 'LA-CC', 'LA-TOOL', 'LA-ARC',
 ];
