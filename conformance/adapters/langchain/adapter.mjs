@@ -18,9 +18,9 @@ const here = new URL('.', import.meta.url).href;
 // What the SDK does not offer, or the adapter does not map yet (README.md
 // says which and why): their scenarios are skipped, naming the entry.
 const UNIMPLEMENTED = [
-  'LA-CFG-02', 'LA-CFG-03', 'LA-CFG-05', 'LA-CFG-14', 'LA-CFG-15', 'LA-LIM-05', 'LA-REG-01', 'LA-REG-02', 'LA-REG-03', 'LA-REG-04', 'LA-SEC-10', // no configuration files
+  'LA-CFG', 'LA-LIM-05', 'LA-REG-01', 'LA-REG-02', 'LA-REG-03', 'LA-REG-04', 'LA-SEC-10', // lite-agent's configuration files
   'LA-SEC-01', 'LA-SEC-02', 'LA-SEC-03', 'LA-SEC-04', 'LA-SEC-05', 'LA-SEC-06', 'LA-SEC-07', 'LA-SEC-08', 'LA-SEC-09', 'LA-SEC-11', 'LA-SEC-13', 'LA-SEC-21', // approvals (humanInTheLoopMiddleware): not mapped yet
-  'LA-EVT-03', 'LA-EVT-04', 'LA-REG-16', // hooks (callbacks): not mapped yet
+  'LA-EVT-01', 'LA-EVT-02', 'LA-EVT-03', 'LA-EVT-04', 'LA-REG-16', // progress (onProgress) and hooks (callbacks): not mapped yet
   'LA-OAU', 'LA-CC', 'LA-TOOL', 'LA-ARC',
 ];
 
