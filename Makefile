@@ -1,7 +1,7 @@
 # mcpconform — the two commands of the README, and their parts.
 GO ?= go
 
-.PHONY: all build conform test vet fmt-check unit bench deps
+.PHONY: all build conform test vet fmt-check unit bench deps matrix
 
 all: test
 
@@ -37,3 +37,10 @@ fmt-check:
 # Benchmarks (figures in the notes; not part of make test).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The suite against the reference and each real SDK adapter
+# (conformance/adapters/<sdk>/), their pinned dependencies installed into
+# out/matrix; writes out/matrix/matrix.html and matrix.md. Fails when an
+# SDK's verdict changes without its committed baseline.yaml.
+matrix: deps
+	./conformance/adapters/matrix.sh

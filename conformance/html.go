@@ -92,11 +92,27 @@ func WriteHTML(w io.Writer, cols []Column) error {
 	}
 	groups := map[string]*group{}
 	var order []string
-	for _, rule := range spec.Rules() {
+	// The portable rules (any MCP host) come first, the rules of each
+	// product's own surface after them, each part by system and area.
+	rules := spec.Rules()
+	slices.SortStableFunc(rules, func(a, b spec.Rule) int {
+		switch {
+		case a.Portable == b.Portable:
+			return 0
+		case a.Portable:
+			return -1
+		}
+		return 1
+	})
+	for _, rule := range rules {
 		if !ruleSet[rule.ID] {
 			continue
 		}
-		key := fmt.Sprintf("%s · %s", rule.System, rule.Area)
+		part := "product surface"
+		if rule.Portable {
+			part = "portable"
+		}
+		key := fmt.Sprintf("%s · %s · %s", part, rule.System, rule.Area)
 		g := groups[key]
 		if g == nil {
 			g = &group{Title: key}
@@ -113,6 +129,11 @@ func WriteHTML(w io.Writer, cols []Column) error {
 			}
 			rw.Cells = append(rw.Cells, ce)
 			classes["has-"+v] = true
+		}
+		if rule.Portable {
+			classes["portable"] = true
+		} else {
+			classes["product"] = true
 		}
 		var cls []string
 		for k := range classes {

@@ -243,7 +243,7 @@ func checkOffered(t adapter.ToolDef, tool string, defs []declaredTool) (finding,
 			diffs = append(diffs, fmt.Sprintf("the description %s where %q declared %s", quoteJSON(t.Description), d.server, quoteJSON(d.tool.Description)))
 		case gotSchema == nil:
 			diffs = append(diffs, fmt.Sprintf("no input schema where %q declared %s", d.server, truncateText(string(want), 160)))
-		case !cmp.Equal(gotSchema, wantSchema):
+		case !cmp.Equal(withoutNoOps(gotSchema), withoutNoOps(wantSchema)):
 			diffs = append(diffs, fmt.Sprintf("the input schema %s where %q declared %s", truncateText(string(t.InputSchema), 160), d.server, truncateText(string(want), 160)))
 		default:
 			return f, false
@@ -252,6 +252,45 @@ func checkOffered(t adapter.ToolDef, tool string, defs []declaredTool) (finding,
 	f.expected = fmt.Sprintf("%q offered with the description and input schema its server declared", t.Name)
 	f.actual = fmt.Sprintf("offered %q with %s", t.Name, diffs[0])
 	return f, true
+}
+
+// withoutNoOps drops the keywords that state a JSON Schema default and so
+// change nothing a schema accepts ("required": [], "properties": {} and
+// "additionalProperties": true, at any depth): an implementation that
+// spells out the defaults offers the schema its server declared.
+func withoutNoOps(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if r, ok := e.([]any); ok && k == "required" && len(r) == 0 {
+				continue
+			}
+			if b, ok := e.(bool); ok && k == "additionalProperties" && b {
+				continue
+			}
+			if p, ok := e.(map[string]any); ok && k == "properties" && len(p) == 0 {
+				continue
+			}
+			if props, ok := e.(map[string]any); ok && (k == "properties" || k == "$defs" || k == "patternProperties") {
+				named := make(map[string]any, len(props)) // names, not keywords
+				for name, p := range props {
+					named[name] = withoutNoOps(p)
+				}
+				out[k] = named
+				continue
+			}
+			out[k] = withoutNoOps(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withoutNoOps(e)
+		}
+		return out
+	}
+	return v
 }
 
 // quoteJSON quotes a description for a report, capped.

@@ -69,6 +69,10 @@ type Options struct {
 	// Strict fails the run on SHOULD-level failures too, which are
 	// otherwise warnings.
 	Strict bool
+	// Portable keeps only the scenarios every rule of which is
+	// [spec.Rule.Portable]: what any MCP host must do, without a product's
+	// own surface.
+	Portable bool
 }
 
 // featureTree returns the feature files to run and their directories.

@@ -34,6 +34,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(info.Systems) == 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
 	}
+	if naming, err := adapter.ParseToolNaming(info.ToolNames); err != nil {
+		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) declares %v", info.Implementation.Name, info.Name, err)}
+	} else if !naming.IsCanonical() {
+		opts.Target = renamingTarget{Target: opts.Target, naming: naming}
+	}
 	fsys, dirs := opts.featureTree()
 	all, err := scenariosIn(fsys, dirs)
 	if err != nil {
@@ -90,7 +95,7 @@ func selection(all []Scenario, opts Options) ([]Scenario, string, error) {
 	var selected []Scenario
 	for _, s := range all {
 		known[s.ID] = true
-		if matchTags(tags, s.Tags) && (len(only) == 0 || only[s.ID]) && opts.Shard.has(s.ID) {
+		if matchTags(tags, s.Tags) && (len(only) == 0 || only[s.ID]) && opts.Shard.has(s.ID) && (!opts.Portable || portable(s)) {
 			selected = append(selected, s)
 		}
 	}
@@ -100,7 +105,7 @@ func selection(all []Scenario, opts Options) ([]Scenario, string, error) {
 		}
 	}
 	if len(selected) == 0 {
-		return nil, "", &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q, %d IDs, shard %q)", opts.Rules, opts.Tags, len(opts.Only), opts.Shard)}
+		return nil, "", &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q, %d IDs, shard %q, portable %v)", opts.Rules, opts.Tags, len(opts.Only), opts.Shard, opts.Portable)}
 	}
 	// godog selects by tags only; the scenarios the IDs or the shard leave
 	// out are skipped before anything of theirs starts, and not reported.
@@ -176,6 +181,10 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 		r.mu.Unlock()
 		if reason := r.skipReason(s); reason != "" {
 			res.Status, res.Error = StatusSkipped, reason
+			return ctx, godog.ErrSkip
+		}
+		if reason := namingFailure(r.info, s); reason != "" {
+			res.Status, res.Error = StatusFailed, reason
 			return ctx, godog.ErrSkip
 		}
 		if err := w.setup(s); err != nil {

@@ -39,6 +39,9 @@ const reportUsage = `usage:
       the exit status is the whole run's (0 pass, 1 fail, 2 no verdict)
   mcpconform report html [-o matrix.html] REPORT.json...
       draw a static HTML matrix of several runs: rules as rows, implementations as columns
+  mcpconform report table [-o table.md] REPORT.json...
+      a Markdown table of several runs: portable rules passed, failed and not applicable,
+      and the three most serious failures
 `
 
 // cmdReport is `mcpconform report`.
@@ -104,6 +107,8 @@ func cmdReport(args []string, stdout, stderr io.Writer) int {
 			cols = append(cols, conformance.Column{Report: r, Evidence: filepath.ToSlash(filepath.Join(dir, "evidence"))})
 		}
 		write = func(w io.Writer) error { return conformance.WriteHTML(w, cols) }
+	case "table":
+		write = func(w io.Writer) error { return conformance.WritePortableTable(w, reps) }
 	default:
 		fmt.Fprintf(stderr, "mcpconform report: unknown command %q\n\n%s", args[0], reportUsage)
 		return exitUsage

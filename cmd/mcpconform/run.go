@@ -32,6 +32,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shard := fs.String("shard", "", "run only part i of n of the selection, e.g. 2/3 (stable across machines; join with `mcpconform report merge`)")
 	rerun := fs.String("rerun-failed", "", "run only the scenarios that failed, were undefined or pending in this report.json")
 	multiplier := fs.Float64("timeout-multiplier", 1, "scale every step deadline and real-time budget, for slow machines and adapters")
+	portable := fs.Bool("portable", false, "run only the scenarios of portable rules (what any MCP host must do; mcpconform list --portable), not a product's own surface")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -56,7 +57,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	live := newProgress(stderr)
 	opts := conformance.Options{
 		Target: t, Tags: *tags, Concurrency: *concurrency, Seed: *seed,
-		OnStart: live.start, OnResult: live.done, Strict: *strict, TimeoutMultiplier: *multiplier,
+		OnStart: live.start, OnResult: live.done, Strict: *strict, TimeoutMultiplier: *multiplier, Portable: *portable,
 	}
 	if len(formats) > 1 {
 		opts.EvidenceDir = filepath.Join(*out, "evidence")

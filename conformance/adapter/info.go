@@ -38,6 +38,12 @@ type Info struct {
 	// failing. A port that does part of a product declares the rest here;
 	// the report shows every such skip.
 	Unimplemented []string `json:"unimplemented,omitempty"`
+	// ToolNames is how the implementation names MCP tools for its model,
+	// a [ToolNaming] template; empty means [CanonicalToolNames]. The
+	// runner translates a declared scheme to and from the canonical names
+	// its scenarios use, and fails the scenarios of the canonical scheme
+	// itself (LA-NAME-01, BL-NAME-01), naming the declaration.
+	ToolNames string `json:"toolNames,omitempty"`
 }
 
 // Leaves reports whether the adapter declares rule (an ID such as

@@ -47,6 +47,7 @@ type InitializeResult struct {
 	Operations      []adapter.Operation  `json:"operations"`
 	Concurrency     string               `json:"concurrency,omitempty"`
 	Unimplemented   []string             `json:"unimplemented,omitempty"`
+	ToolNames       string               `json:"toolNames,omitempty"`
 }
 
 // info converts a handshake result to the contract's [adapter.Info].
@@ -55,7 +56,7 @@ func (r InitializeResult) info() adapter.Info {
 		Name: r.Adapter.Name, Version: r.Adapter.Version,
 		Implementation: adapter.Implementation{Name: r.Implementation.Name, Version: r.Implementation.Version},
 		Systems:        r.Systems, Capabilities: r.Capabilities, Operations: r.Operations,
-		Concurrency: r.Concurrency, Unimplemented: r.Unimplemented,
+		Concurrency: r.Concurrency, Unimplemented: r.Unimplemented, ToolNames: r.ToolNames,
 	}
 }
 
@@ -66,7 +67,7 @@ func resultOf(i adapter.Info) InitializeResult {
 		Adapter:         Peer{i.Name, i.Version},
 		Implementation:  Peer{i.Implementation.Name, i.Implementation.Version},
 		Systems:         orEmpty(i.Systems), Capabilities: orEmpty(i.Capabilities), Operations: orEmpty(i.Operations),
-		Concurrency: i.Concurrency, Unimplemented: i.Unimplemented,
+		Concurrency: i.Concurrency, Unimplemented: i.Unimplemented, ToolNames: i.ToolNames,
 	}
 }
 
