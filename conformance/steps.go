@@ -32,6 +32,7 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that keeps running when its stdin closes$`, w.keepsRunning)
 	sc.Step(`^(an HTTPS?) MCP server "([^"]*)" with tools "([^"]*)" that redirects "([^"]*)" with (\d+) to "([^"]*)"$`, w.redirects)
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" that answers "([^"]*)" after (\d+) ms$`, w.answersAfter)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" that waits for the latch "([^"]*)" before answering "([^"]*)"$`, w.waitsForLatchBefore)
 	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that writes (\d+ [KM]iB) to stderr before answering "([^"]*)"$`, w.floodsStderr)
 	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that writes "([^"]*)" to stderr$`, w.writesText)
 	sc.Step(`^the tool "([^"]*)" of "([^"]*)" answers with (.+)$`, w.toolAnswersWith)

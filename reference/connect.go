@@ -102,6 +102,8 @@ func (a *Agent) connectTimed(ctx context.Context, s *server, auth *oauthSession)
 		timeout = DefaultTimeout
 	case a.mut.has(MutConnectTimeout20) && s.cfg.Timeout == 0:
 		timeout = 20 * time.Second
+	case a.mut.has(MutConnectTimeout60) && s.cfg.Timeout == 0:
+		timeout = 60 * time.Second
 	}
 	ctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -82,6 +82,8 @@ const (
 	MutLateHTTPCap              Mutation = "LA-LIM-10/cap-at-64-MiB"
 	MutConnectTimeout20         Mutation = "LA-TMO-01/connect-timeout-20s"
 	MutCallTimeout20            Mutation = "LA-TMO-02/call-timeout-20s"
+	MutConnectTimeout60         Mutation = "LA-TMO-01/connect-timeout-60s"
+	MutCallTimeout60            Mutation = "LA-TMO-02/call-timeout-60s"
 	MutAcceptTimeoutZero        Mutation = "LA-TMO-03/accept-timeout-0"
 	MutIgnoreTimeoutMs          Mutation = "LA-TMO-04/ignore-timeoutMs"
 	MutIgnoreAbort              Mutation = "LA-TMO-05/ignore-abort"
@@ -182,7 +184,7 @@ var Mutants = map[Mutation]string{
 	MutLaterSourceWins:          "lets a later source override an entry of the same name",
 	MutReRegisterReplaces:       "lets register() replace an existing server",
 	MutUnregisterKeepsName:      "keeps the name of an unregistered server taken",
-	MutLazyDiscovery:            "returns from register() before discovery",
+	MutLazyDiscovery:            "returns from register() before connecting, and connects at the next run",
 	MutKeepFailedEntry:          "keeps a failed registration in the registry",
 	MutWrongSource:              `reports every server's source as "instance"`,
 	MutListPings:                "lists tools from every server when list() is called",
@@ -213,6 +215,8 @@ var Mutants = map[Mutation]string{
 	MutLateHTTPCap:              "caps HTTP responses at 64 MiB instead of 4 MiB",
 	MutConnectTimeout20:         "gives up connecting after 20 s by default",
 	MutCallTimeout20:            "gives up a call after 20 s by default",
+	MutConnectTimeout60:         "gives up connecting after 60 s by default",
+	MutCallTimeout60:            "gives up a call after 60 s by default",
 	MutAcceptTimeoutZero:        "takes timeoutMs 0 as the default",
 	MutIgnoreTimeoutMs:          "ignores timeoutMs",
 	MutIgnoreAbort:              "does not cancel calls and approvals when the run is aborted",

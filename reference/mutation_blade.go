@@ -78,7 +78,7 @@ func init() {
 		MutBladePermissionRawName:       "gives the permission callback the tool's raw name",
 		MutBladeNoHealthChecks:          "never runs health checks",
 		MutBladeIgnoreFailedPings:       "keeps a server connected whatever its health checks say",
-		MutBladeCheckWhenDisabled:       "runs health checks on servers that did not enable them",
+		MutBladeCheckWhenDisabled:       "runs health checks on servers that did not enable them, the first at connection",
 		MutBladeMCPFirst:                "offers the MCP tools before the built-in and application tools",
 		MutBladeUnsortedOwnTools:        "offers the built-in and application tools in declaration order",
 		MutBladeUnsortedMCPTools:        "offers the MCP tools in connection order",

@@ -254,6 +254,8 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 		timeout = DefaultTimeout
 	case a.mut.has(MutCallTimeout20) && timeout == DefaultTimeout:
 		timeout = 20 * time.Second
+	case a.mut.has(MutCallTimeout60) && timeout == DefaultTimeout:
+		timeout = 60 * time.Second
 	}
 	cctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
