@@ -142,6 +142,7 @@ func (a *Agent) probe(ctx context.Context, s *server) error {
 // under [MutProbeOutsideSandbox]), authenticated by auth when not nil.
 func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oauthSession) (*connection, error) {
 	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), mut: a.mut, auth: auth}
+	conn.progress.twice = a.mut.has(MutProgressTwice)
 	opts := &mcp.ClientOptions{
 		Logger: a.opts.Logger,
 		// No roots, sampling or elicitation (LA-TRN-08).

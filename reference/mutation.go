@@ -33,9 +33,13 @@ const (
 	MutFlatToolName             Mutation = "LA-NAME-01/single-underscore-names"
 	MutAliasLength              Mutation = "LA-NAME-02/alias-25-characters"
 	MutAliasCharset             Mutation = "LA-NAME-03/alias-allows-dot"
+	MutAliasRangeEnds           Mutation = "LA-NAME-03/alias-refuses-range-ends"
 	MutAliasDoubleUnderscore    Mutation = "LA-NAME-04/alias-allows-double-underscore"
 	MutToolNameLength           Mutation = "LA-NAME-05/tool-name-65-characters"
+	MutCutLongNames             Mutation = "LA-NAME-05/cut-names-to-37-characters"
 	MutToolNameCharset          Mutation = "LA-NAME-06/tool-name-allows-dot"
+	MutToolNameRangeEnds        Mutation = "LA-NAME-06/tool-name-refuses-range-ends"
+	MutToolNameNeighbours       Mutation = "LA-NAME-06/tool-name-allows-range-neighbours"
 	MutDropInvalidTools         Mutation = "LA-NAME-07/drop-invalid-tools"
 	MutDedupeTools              Mutation = "LA-NAME-08/dedupe-duplicate-tools"
 	MutSkipCollisionCheck       Mutation = "LA-NAME-09/skip-collision-check"
@@ -66,12 +70,16 @@ const (
 	MutAcceptSSE                Mutation = "LA-TRN-04/accept-sse-as-http"
 	MutLegacyFallback           Mutation = "LA-TRN-05/fall-back-to-legacy-sse"
 	MutHeadersOnce              Mutation = "LA-TRN-06/headers-on-first-request-only"
+	MutAcceptInvalidHeaders     Mutation = "LA-TRN-06/accept-headers-http-cannot-send"
+	MutStrictHeaderNames        Mutation = "LA-TRN-06/header-names-of-letters-digits-and-hyphens"
 	MutListResources            Mutation = "LA-TRN-07/list-resources"
 	MutOfferSampling            Mutation = "LA-TRN-08/offer-sampling-and-roots"
 	MutNoProbe                  Mutation = "LA-TRN-10/no-probe-process"
 	MutNoReap                   Mutation = "LA-TRN-12/close-stdin-only"
 	MutAllowPlainHTTP           Mutation = "LA-NET-01/allow-plain-http"
+	MutAllowNoHost              Mutation = "LA-NET-01/allow-https-without-host"
 	MutRefuseLoopbackHTTP       Mutation = "LA-NET-02/refuse-loopback-http"
+	MutLowerCaseLocalhost       Mutation = "LA-NET-02/localhost-in-lower-case-only"
 	MutLoopbackLookalikes       Mutation = "LA-NET-03/allow-loopback-lookalikes"
 	MutAllowUserinfo            Mutation = "LA-NET-04/allow-user-credentials"
 	MutAllowFragment            Mutation = "LA-NET-05/allow-fragments"
@@ -109,10 +117,16 @@ const (
 	MutDropStructured           Mutation = "LA-VAL-07/drop-structured-content"
 	MutInlineLarge              Mutation = "LA-ARC-01/inline-large-results"
 	MutInlineMedia              Mutation = "LA-ARC-02/inline-media"
+	MutArchiveMediaEmpty        Mutation = "LA-ARC-02/archive-media-empty"
 	MutInlineResources          Mutation = "LA-ARC-03/inline-embedded-resources"
+	MutArchiveResourcesEmpty    Mutation = "LA-ARC-03/archive-embedded-resources-empty"
 	MutNoContextRef             Mutation = "LA-ARC-04/archive-without-reference"
 	MutContextIgnoresOffset     Mutation = "LA-ARC-05/context-ignores-offset"
+	MutNoNextBeforeTheEnd       Mutation = "LA-ARC-05/no-next-before-the-end"
+	MutNextOnTheLastPage        Mutation = "LA-ARC-05/next-on-the-last-page"
+	MutPagesCutMidCharacter     Mutation = "LA-ARC-05/pages-cut-mid-character"
 	MutNoProgressToken          Mutation = "LA-EVT-01/no-progress-token"
+	MutProgressTwice            Mutation = "LA-EVT-01/progress-events-twice"
 	MutBatchProgress            Mutation = "LA-EVT-02/progress-after-the-call"
 	MutNoStartHookForMCP        Mutation = "LA-EVT-03/no-tool-start-for-mcp"
 	MutNoEndHookOnFailure       Mutation = "LA-EVT-04/no-tool-end-on-failure"
@@ -166,9 +180,13 @@ var Mutants = map[Mutation]string{
 	MutFlatToolName:             "names tools mcp_<server>_<tool>",
 	MutAliasLength:              "accepts aliases of 25 characters",
 	MutAliasCharset:             "accepts '.' in aliases",
+	MutAliasRangeEnds:           "refuses A, Z, a, z, 0 and 9 in aliases, as ranges with exclusive ends would",
 	MutAliasDoubleUnderscore:    `accepts "__" in aliases`,
 	MutToolNameLength:           "accepts full tool names of 65 characters",
+	MutCutLongNames:             "offers the model full names cut to 37 characters, and runs the first tool a cut name matches",
 	MutToolNameCharset:          "accepts '.' in tool names",
+	MutToolNameRangeEnds:        "refuses A, Z, a, z, 0 and 9 in tool names, as ranges with exclusive ends would",
+	MutToolNameNeighbours:       "accepts @, [, `, { and ~ in tool names, as ranges that end one character late would",
 	MutDropInvalidTools:         "drops invalid tools and registers the rest",
 	MutDedupeTools:              "keeps the first of duplicate tools",
 	MutSkipCollisionCheck:       "does not check full names against other servers",
@@ -199,12 +217,16 @@ var Mutants = map[Mutation]string{
 	MutAcceptSSE:                `takes "type": "sse" for http`,
 	MutLegacyFallback:           "tries the legacy HTTP+SSE GET when a Streamable HTTP server refuses",
 	MutHeadersOnce:              "sends configured headers with the first HTTP request only",
+	MutAcceptInvalidHeaders:     "accepts header names and values HTTP cannot send, and fails only when a request would carry them",
+	MutStrictHeaderNames:        "refuses header names with token characters other than letters, digits and '-'",
 	MutListResources:            "lists resources and prompts after connecting",
 	MutOfferSampling:            "offers sampling and roots to servers",
 	MutNoProbe:                  "starts stdio servers without the probe process",
 	MutNoReap:                   "closes a stdio server's stdin and leaves the process alone",
 	MutAllowPlainHTTP:           "allows plain http to any host",
+	MutAllowNoHost:              "allows https URLs without a host, such as https:///mcp",
 	MutRefuseLoopbackHTTP:       "refuses plain http even to loopback hosts",
+	MutLowerCaseLocalhost:       "takes only a lower-case localhost for loopback",
 	MutLoopbackLookalikes:       "treats hosts starting with localhost or 127. as loopback",
 	MutAllowUserinfo:            "allows user credentials in URLs",
 	MutAllowFragment:            "allows fragments in URLs",
@@ -242,10 +264,16 @@ var Mutants = map[Mutation]string{
 	MutDropStructured:           "leaves structuredContent out of the projection",
 	MutInlineLarge:              "gives the model results over 16 KiB inline",
 	MutInlineMedia:              "gives the model images and audio inline",
+	MutArchiveMediaEmpty:        "archives images and audio empty",
 	MutInlineResources:          "gives the model embedded resources inline",
+	MutArchiveResourcesEmpty:    "archives embedded resources empty",
 	MutNoContextRef:             "archives results without telling the model the reference",
 	MutContextIgnoresOffset:     "reads archived results from the start whatever the offset",
+	MutNoNextBeforeTheEnd:       "gives no next offset on any page of the archive, the last but one included",
+	MutNextOnTheLastPage:        "gives a next offset on the last page of the archive too",
+	MutPagesCutMidCharacter:     "cuts pages of the archive inside multi-byte characters, which the page's text then spoils",
 	MutNoProgressToken:          "asks servers for no progress",
+	MutProgressTwice:            "emits every tool_progress event twice",
 	MutBatchProgress:            "delivers progress events only once the call has ended",
 	MutNoStartHookForMCP:        "runs no tool:start hook for MCP tools",
 	MutNoEndHookOnFailure:       "runs tool:end only for successful calls",

@@ -144,7 +144,11 @@ func (a *Agent) catalogOf(visible func(string) bool) []entry {
 	var out []entry
 	for _, t := range a.reg.catalog() {
 		if visible(t.full) && !a.mut.has(MutBladeNoMCPTools) {
-			out = append(out, entry{spec: t.spec(), mcp: t})
+			spec := t.spec()
+			if a.mut.has(MutCutLongNames) && len(spec.Name) > 37 {
+				spec.Name = spec.Name[:37]
+			}
+			out = append(out, entry{spec: spec, mcp: t})
 		}
 	}
 	for _, t := range a.opts.Tools {
