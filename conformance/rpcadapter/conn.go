@@ -74,6 +74,11 @@ type Conn struct {
 	broken    error
 	done      chan struct{}
 	wg        sync.WaitGroup // handler goroutines
+	// notes are notifications waiting for their handler, which takes them
+	// one after the other in arrival order (events are ordered), on a
+	// goroutine that runs while notesBusy, so that reading never waits.
+	notes     []*jsonrpc.Request
+	notesBusy bool
 }
 
 // pending is a request awaiting its answer.
@@ -216,7 +221,8 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 	return nil
 }
 
-// notification handles an incoming notification.
+// notification handles an incoming notification: a cancellation at once,
+// any other queued for the handler, which sees them in arrival order.
 func (c *Conn) notification(m *jsonrpc.Request) {
 	if m.Method == methodCancel {
 		var p struct {
@@ -234,11 +240,33 @@ func (c *Conn) notification(m *jsonrpc.Request) {
 		}
 		return
 	}
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
+	c.mu.Lock()
+	c.notes = append(c.notes, m)
+	start := !c.notesBusy
+	c.notesBusy = true
+	c.mu.Unlock()
+	if start {
+		c.wg.Add(1)
+		go c.handleNotes()
+	}
+}
+
+// handleNotes hands the queued notifications to the handler in arrival
+// order until the queue is empty.
+func (c *Conn) handleNotes() {
+	defer c.wg.Done()
+	for {
+		c.mu.Lock()
+		if len(c.notes) == 0 {
+			c.notesBusy = false
+			c.mu.Unlock()
+			return
+		}
+		m := c.notes[0]
+		c.notes = c.notes[1:]
+		c.mu.Unlock()
 		_, _ = c.handler(context.Background(), m.Method, m.Params)
-	}()
+	}
 }
 
 // request handles an incoming request in its own goroutine and answers it.
