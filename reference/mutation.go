@@ -42,6 +42,7 @@ const (
 	MutToolNameNeighbours       Mutation = "LA-NAME-06/tool-name-allows-range-neighbours"
 	MutDropInvalidTools         Mutation = "LA-NAME-07/drop-invalid-tools"
 	MutDedupeTools              Mutation = "LA-NAME-08/dedupe-duplicate-tools"
+	MutDuplicatesIgnoringCase   Mutation = "LA-NAME-08/duplicates-ignoring-case"
 	MutSkipCollisionCheck       Mutation = "LA-NAME-09/skip-collision-check"
 	MutServerLimit              Mutation = "LA-LIM-01/33-servers"
 	MutToolLimit                Mutation = "LA-LIM-02/129-tools"
@@ -189,6 +190,7 @@ var Mutants = map[Mutation]string{
 	MutToolNameNeighbours:       "accepts @, [, `, { and ~ in tool names, as ranges that end one character late would",
 	MutDropInvalidTools:         "drops invalid tools and registers the rest",
 	MutDedupeTools:              "keeps the first of duplicate tools",
+	MutDuplicatesIgnoringCase:   "takes tool names that differ only in letter case for duplicates",
 	MutSkipCollisionCheck:       "does not check full names against other servers",
 	MutServerLimit:              "accepts 33 servers",
 	MutToolLimit:                "accepts 129 tools per server",

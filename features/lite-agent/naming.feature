@@ -229,6 +229,18 @@ Feature: Tool naming (LA-NAME)
       | on one page         | 3        |
       | on different pages  | 2        |
 
+  # Names that differ only in letter case are two tools (interpretation A-08)
+  @LA-NAME-08 @ambiguous:A-08
+  Scenario: tool names that differ only in letter case are not duplicates
+    Given a stdio MCP server "p" with tools "Search, search, SEARCH"
+    And the model calls "mcp__x__SEARCH" with {}
+    When "p" is declared as "x" through register()
+    Then it succeeds
+    When the host sends "go"
+    Then the model was offered exactly the MCP tools "mcp__x__Search, mcp__x__search, mcp__x__SEARCH"
+    And "p" received 1 call of the tool "SEARCH"
+    And "p" received 0 calls of the tool "search"
+
   @LA-NAME-09
   Scenario: a full name already taken by another server fails the newcomer only
     Given a stdio MCP server "one" with tools "_y"
