@@ -126,6 +126,7 @@ const (
 	MutNoNextBeforeTheEnd       Mutation = "LA-ARC-05/no-next-before-the-end"
 	MutNextOnTheLastPage        Mutation = "LA-ARC-05/next-on-the-last-page"
 	MutPagesCutMidCharacter     Mutation = "LA-ARC-05/pages-cut-mid-character"
+	MutAnyReadServed            Mutation = "LA-ARC-05/serve-any-read"
 	MutNoProgressToken          Mutation = "LA-EVT-01/no-progress-token"
 	MutProgressTwice            Mutation = "LA-EVT-01/progress-events-twice"
 	MutBatchProgress            Mutation = "LA-EVT-02/progress-after-the-call"
@@ -274,6 +275,7 @@ var Mutants = map[Mutation]string{
 	MutNoNextBeforeTheEnd:       "gives no next offset on any page of the archive, the last but one included",
 	MutNextOnTheLastPage:        "gives a next offset on the last page of the archive too",
 	MutPagesCutMidCharacter:     "cuts pages of the archive inside multi-byte characters, which the page's text then spoils",
+	MutAnyReadServed:            "answers reads of unknown references or past the end with an empty page, not a tool error",
 	MutNoProgressToken:          "asks servers for no progress",
 	MutProgressTwice:            "emits every tool_progress event twice",
 	MutBatchProgress:            "delivers progress events only once the call has ended",

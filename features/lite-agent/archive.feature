@@ -126,3 +126,18 @@ Feature: The session archive and context references (LA-ARC)
       | text                                   | answers                                                            |
       | a marked text of 40 KiB                | answers with a marked text of 40 KiB                               |
       | characters of every UTF-8 length       | returns a text of 64 KiB in characters of every UTF-8 length       |
+
+  # A read the archive cannot serve is a tool error, and the run goes on
+  # (interpretation A-41)
+  @LA-ARC-05 @adapter:context-ref @ambiguous:A-41
+  Scenario: reading a reference never given, or past the end of one, is a tool error
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with a marked text of 40 KiB
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    And the model reads the archive with the reference it received, at offset 1000000000
+    And the model calls "context" with {"ref": "mcpconform-no-such-reference", "offset": 0}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received 2 tool errors
