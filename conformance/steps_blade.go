@@ -539,7 +539,7 @@ func (w *world) exactOrder(group string, table *godog.Table) error {
 				got = append(got, t.Name)
 			}
 		}
-		if err := w.expect(slices.Equal(got, want), fmt.Sprintf("model request %d offered the %s tools as %q", i+1, group, want), "%q", got); err != nil {
+		if err := w.expect(slices.Equal(got, want), fmt.Sprintf("model request %d offered the %s tools as %q", i+1, group, want), "%q (%d in all)", got[:min(len(got), 3*len(want))], len(got)); err != nil {
 			return err
 		}
 	}

@@ -216,6 +216,7 @@ func (w *world) everyOneFails(kind1, kind2 string) error {
 		}
 	}
 	want := strings.Trim(kind1+" or "+kind2, " or")
+	shown := wrong[:min(len(wrong), 10)]
 	return w.expect(len(wrong) == 0, fmt.Sprintf("each of the %d declarations fails with a %s error", len(w.each), want),
-		"%d did not: %s", len(wrong), strings.Join(wrong, "; "))
+		"%d did not: %s", len(wrong), strings.Join(shown, "; "))
 }

@@ -115,15 +115,19 @@ func (w *world) progressOnce(name, tool, sinks string) error {
 		total    *float64
 		message  *string
 	}
-	show := func(ss []step) string {
+	show := func(ss []step) string { // what an adapter sends is capped
 		var parts []string
-		for _, s := range ss {
+		for i, s := range ss {
+			if i == 20 {
+				parts = append(parts, fmt.Sprintf("… %d more", len(ss)-i))
+				break
+			}
 			p := fmt.Sprintf("%g", s.progress)
 			if s.total != nil {
 				p += fmt.Sprintf("/%g", *s.total)
 			}
 			if s.message != nil {
-				p += fmt.Sprintf(" %q", *s.message)
+				p += fmt.Sprintf(" %q", truncateText(*s.message, 60))
 			}
 			parts = append(parts, p)
 		}
