@@ -228,6 +228,14 @@ func (h *host) script(turns ...adapter.ModelResponse) {
 // scriptTurn adds a computed model turn.
 func (h *host) scriptTurn(t modelTurn) { add(h, &h.turns, t) }
 
+// scriptNext makes t the next model turn, before the scripted ones: a
+// turn that goes on over several requests puts itself back.
+func (h *host) scriptNext(t modelTurn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.turns = append([]modelTurn{t}, h.turns...)
+}
+
 // hookEvents returns the hook calls so far.
 func (h *host) hookEvents() []adapter.HookEvent { return snapshot(h, &h.hooks) }
 

@@ -160,20 +160,28 @@ func (w *world) idleWaitRunning() error {
 }
 
 // idleWaitEndedAfter: Then the wait until the agent is idle ended after
-// the background operation
-func (w *world) idleWaitEndedAfter() error {
-	if w.bg == nil || w.bg2 == nil {
-		return fmt.Errorf("the host does not wait until the agent is idle beside a background operation")
+// the latch "finish" was released — the run it waited for could not end
+// before, so neither may the wait.
+func (w *world) idleWaitEndedAfter(latch string) error {
+	if w.bg2 == nil {
+		return fmt.Errorf("the host does not wait until the agent is idle in the background")
 	}
-	for _, bg := range []*background{w.bg, w.bg2} {
-		select {
-		case <-bg.done:
-		default:
-			return w.expect(false, bg.what+" ended", "it is still running")
+	select {
+	case <-w.bg2.done:
+	default:
+		return w.expect(false, "awaitIdle() returned", "it is still running")
+	}
+	var released time.Time
+	for _, r := range w.log.Records() {
+		if r.Kind == record.KindRelease && r.Method == latch {
+			released = r.Time
 		}
 	}
-	return w.expect(w.bg2.err == nil && !w.bg2.ended.Before(w.bg.ended), fmt.Sprintf("awaitIdle() returned after %s ended", w.bg.what),
-		"it returned %v, %v before", errText(w.bg2.err), w.bg.ended.Sub(w.bg2.ended))
+	if released.IsZero() {
+		return fmt.Errorf("the latch %q was never released", latch)
+	}
+	return w.expect(w.bg2.err == nil && w.bg2.ended.After(released), fmt.Sprintf("awaitIdle() returned after the latch %q was released", latch),
+		"it returned %v, %v before the release", errText(w.bg2.err), released.Sub(w.bg2.ended))
 }
 
 // registers: When the host registers "p" [as "alias"] [with timeoutMs N]

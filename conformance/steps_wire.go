@@ -151,6 +151,19 @@ func (w *world) answersAfter(article, name, tools, method string, ms int) error 
 	return nil
 }
 
+// waitsForLatchBefore: Given a stdio MCP server "p" with tools "a" that
+// waits for the latch "up" before answering "server/discover" — the
+// request is held for as long as the scenario needs, until a step
+// releases the latch: an operation in progress without a delay to guess.
+func (w *world) waitsForLatchBefore(article, name, tools, latch, method string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	s := w.fakes[name].script
+	s.Faults = append(s.Faults, mcpfake.Fault{Method: method, Latch: latch})
+	return nil
+}
+
 // floodsStderr: Given a stdio MCP server "p" with tools "noisy" that writes 16 MiB to stderr before answering "server/discover"
 func (w *world) floodsStderr(article, name, tools, size, method string) error {
 	n, err := parseSize(size)

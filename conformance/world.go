@@ -58,10 +58,13 @@ type world struct {
 	bg2        *background            // a second one, beside it
 	snapshots  map[string]fileState   // configuration files as written
 
-	marked   map[string]string // the marked text each tool answers with
-	sub      adapter.Agent     // the sub-agent, once created
-	hookCall *hookCall         // what the scenario's hook did
-	sendMark int               // model requests before the last send
+	marked    map[string]string    // the marked text each tool answers with
+	sub       adapter.Agent        // the sub-agent, once created
+	hookCall  *hookCall            // what the scenario's hook did
+	sendMark  int                  // model requests before the last send
+	each      []eachTry            // the declarations a step tried one by one
+	readBacks map[string]*readBack // the model's reads of the archive, by tool
+	header    [2]string            // a header a step declared, name and value
 
 	authServers map[string]*authServer  // the fake authorization servers
 	bindings    map[string]*bindingSpec // the mcpOAuth bindings, by server

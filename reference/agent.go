@@ -73,7 +73,7 @@ func newAgent(opts Options, blade bool) (*Agent, error) {
 	if err := a.validateOAuth(); err != nil {
 		return nil, err
 	}
-	a.archive = &archive{ignoreOffset: a.mut.has(MutContextIgnoresOffset)}
+	a.archive = &archive{mut: a.mut}
 	var err error
 	if a.rootCAs, err = rootCAs(opts.Environ); err != nil {
 		return nil, err

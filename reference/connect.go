@@ -114,6 +114,8 @@ func (a *Agent) connectTimed(ctx context.Context, s *server, auth *oauthSession)
 		timeout = DefaultTimeout
 	case a.mut.has(MutConnectTimeout20) && s.cfg.Timeout == 0:
 		timeout = 20 * time.Second
+	case a.mut.has(MutConnectTimeout60) && s.cfg.Timeout == 0:
+		timeout = 60 * time.Second
 	}
 	ctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -152,6 +154,7 @@ func (a *Agent) probe(ctx context.Context, s *server) error {
 // under [MutProbeOutsideSandbox]), authenticated by auth when not nil.
 func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oauthSession) (*connection, error) {
 	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), mut: a.mut, auth: auth}
+	conn.progress.twice = a.mut.has(MutProgressTwice)
 	opts := &mcp.ClientOptions{
 		Logger: a.opts.Logger,
 		// No roots, sampling or elicitation (LA-TRN-08).

@@ -144,7 +144,11 @@ func (a *Agent) catalogOf(visible func(string) bool) []entry {
 	var out []entry
 	for _, t := range a.reg.catalog() {
 		if visible(t.full) && !a.mut.has(MutBladeNoMCPTools) {
-			out = append(out, entry{spec: t.spec(), mcp: t})
+			spec := t.spec()
+			if a.mut.has(MutCutLongNames) && len(spec.Name) > 37 {
+				spec.Name = spec.Name[:37]
+			}
+			out = append(out, entry{spec: spec, mcp: t})
 		}
 	}
 	for _, t := range a.opts.Tools {
@@ -254,6 +258,8 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 		timeout = DefaultTimeout
 	case a.mut.has(MutCallTimeout20) && timeout == DefaultTimeout:
 		timeout = 20 * time.Second
+	case a.mut.has(MutCallTimeout60) && timeout == DefaultTimeout:
+		timeout = 60 * time.Second
 	}
 	cctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -208,8 +208,9 @@ func (h *HTTPServer) BaseURL() string { return h.scheme + "://" + h.v4.Addr().St
 func (h *HTTPServer) IPv6() error { return h.v6err }
 
 // URL returns the endpoint of the mount name as reached through host:
-// "127.0.0.1", "localhost" (the IPv4 port, which is also the IPv6 one when
-// the server listens on [::1] on the same port) or "[::1]" (also "::1").
+// "127.0.0.1", "localhost" in any letter case, kept in the URL as given
+// (the IPv4 port, which is also the IPv6 one when the server listens on
+// [::1] on the same port), or "[::1]" (also "::1").
 // The scheme is https with TLS.
 func (h *HTTPServer) URL(name, host string) (string, error) {
 	h.mu.Lock()
@@ -219,10 +220,10 @@ func (h *HTTPServer) URL(name, host string) (string, error) {
 		return "", fmt.Errorf("the HTTP fake has no mount %q", name)
 	}
 	var ln net.Listener
-	switch host {
-	case "127.0.0.1", "localhost":
+	switch {
+	case host == "127.0.0.1" || strings.EqualFold(host, "localhost"):
 		ln = h.v4
-	case "[::1]", "::1":
+	case host == "[::1]" || host == "::1":
 		if h.v6 == nil {
 			return "", h.v6err
 		}

@@ -205,6 +205,11 @@ type Fault struct {
 	// StderrBytes is a number of bytes a stdio fake writes to stderr
 	// before it handles the method.
 	StderrBytes int64 `json:"stderrBytes,omitempty"`
+	// Latch makes the fake wait before it handles the method until the
+	// runner releases the latch of this name, as [Call.Latch] does for a
+	// call: a handshake held there is in progress for as long as the
+	// scenario needs, without a delay to guess.
+	Latch string `json:"latch,omitempty"`
 }
 
 // HTTPBehaviour scripts how the HTTP fake answers at the HTTP level, per

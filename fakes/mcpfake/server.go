@@ -86,6 +86,11 @@ func newServer(s *Script, env serverEnv) *fakeServer {
 				if err := writeStderr(env.stderr, f.StderrBytes, s.stderrText()); err != nil {
 					return nil, err
 				}
+				if f.Latch != "" && env.latch != nil {
+					if err := env.latch(ctx, f.Latch); err != nil {
+						return nil, err
+					}
+				}
 				if err := act(ctx, env, f.DelayMs, f.Hang, f.Exit); err != nil {
 					return nil, err
 				}

@@ -344,7 +344,7 @@ Feature: One registry of servers (LA-REG)
     Then the wait until the agent is idle is still running
     When the latch "finish" is released
     Then both background operations end successfully
-    And the wait until the agent is idle ended after the background operation
+    And the wait until the agent is idle ended after the latch "finish" was released
 
   @LA-REG-15 @adapter:subagent
   Scenario: the root cannot change the registry while a sub-agent runs

@@ -126,6 +126,44 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
       | the mcpServers option |
       | register()            |
 
+  # A header HTTP cannot send as configured is refused when it is declared
+  # (interpretation A-41); every token character may name one.
+  @LA-TRN-06
+  Scenario: a header name may use every character of an HTTP token
+    Given an HTTP MCP server "h" with tools "search"
+    And the model calls "mcp__search__search" with {}
+    When the entry {"type": "http", "url": "{{url "h"}}", "headers": {"X-AZaz09!#$%&'*+-.^_`|~": "token"}} is declared as "search" through register()
+    Then it succeeds
+    When the host sends "go"
+    Then "h" received a call of the tool "search"
+    And every HTTP request "h" received carried the header "X-AZaz09!#$%&'*+-.^_`|~: token"
+
+  @LA-TRN-06 @ambiguous:A-41
+  Scenario: a header name with any other character is refused at declaration, before any request
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared through register() with every header name that puts one character outside the HTTP token characters into "X-ab"
+    Then every one of them fails with a "security" or a "config" error
+    And "h" was never contacted
+    And list() is unchanged
+
+  @LA-TRN-06
+  Scenario: a header value may hold every printable ASCII character, a space and a tab
+    Given an HTTP MCP server "h" with tools "search"
+    And the model calls "mcp__search__search" with {}
+    When "h" is declared as "search" through register() with the header "X-Printable" holding every printable ASCII character, a space and a tab
+    Then it succeeds
+    When the host sends "go"
+    Then "h" received a call of the tool "search"
+    And every HTTP request "h" received carried that header
+
+  @LA-TRN-06 @ambiguous:A-41
+  Scenario: a header value with a control character, or whitespace at an end, is refused at declaration
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared through register() with every header value HTTP cannot carry as it is, made from "ab"
+    Then every one of them fails with a "security" or a "config" error
+    And "h" was never contacted
+    And list() is unchanged
+
   # 「暂不提供……资源/提示词自动加载」
   @LA-TRN-07
   Scenario: resources and prompts are never loaded
