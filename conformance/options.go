@@ -45,6 +45,10 @@ type Options struct {
 	// Features replaces the embedded suite with another tree of feature
 	// files, run with the same steps (for extra suites and self-tests).
 	Features fs.FS
+	// Repeat runs every selected scenario this many times, side by side;
+	// a scenario whose verdict is not the same every time is
+	// [StatusFlaky], which fails the run. 0 means 1.
+	Repeat int
 }
 
 // featureTree returns the feature files to run and their directories.
@@ -62,6 +66,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
+	}
+	if o.Repeat <= 0 {
+		o.Repeat = 1
 	}
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = 20 * time.Second

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // cmdRun is `mcpconform run`.
@@ -24,6 +25,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "mcpconform-report", "directory for json and junit reports")
 	concurrency := fs.Int("concurrency", 4, "scenarios run at once")
 	seed := fs.Int64("seed", 0, "shuffle scenarios within each feature with this seed (-1: random)")
+	repeat := fs.Int("repeat", 1, "run every selected scenario this many times, side by side; a scenario whose verdict differs between repetitions is flaky and fails the run")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: mcpconform run [flags]\n\nflags:\n")
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), exitStatusHelp)
+	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -39,13 +46,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpconform run: --concurrency %d: must be at least 1\n", *concurrency)
 		return exitUsage
 	}
+	if *repeat < 1 {
+		fmt.Fprintf(stderr, "mcpconform run: --repeat %d: must be at least 1\n", *repeat)
+		return exitUsage
+	}
 	t, err := parseTarget(*target)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpconform run: --target: %v\n", err)
 		return exitUsage
 	}
 	opts := conformance.Options{
-		Target: t, Tags: *tags, Concurrency: *concurrency, Seed: *seed,
+		Target: t, Tags: *tags, Concurrency: *concurrency, Seed: *seed, Repeat: *repeat,
 		OnResult: progress(stderr),
 	}
 	if *rules != "" {
@@ -55,12 +66,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := conformance.Run(ctx, opts)
 	var ue *conformance.UsageError
+	var te *conformance.TargetError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "mcpconform run: %s\n", ue.Msg)
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", safetext.Text(ue.Msg, safetext.Message))
 		return exitUsage
+	case errors.As(err, &te) && rep != nil:
+		// A broken adapter: the report says so, and the exit status tells
+		// CI it is not a failing implementation.
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", rep.Error.Message)
+		if err := writeReport(rep, *format, *out, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpconform run: writing the report: %v\n", err)
+		}
+		return exitTarget
 	case err != nil:
-		fmt.Fprintf(stderr, "mcpconform run: %v\n", err)
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", safetext.Text(err.Error(), safetext.Message))
 		return exitFailure
 	}
 	if err := writeReport(rep, *format, *out, stdout); err != nil {
@@ -112,6 +132,8 @@ func progress(w io.Writer) func(conformance.ScenarioResult, int, int) {
 	return func(r conformance.ScenarioResult, done, total int) {
 		counts[r.Status]++
 		if !live {
+			// A result's fields are sealed (escaped): a name from a
+			// feature file outside the suite moves no cursor either.
 			fmt.Fprintf(w, "%-9s %s:%d %s\n", strings.ToUpper(string(r.Status)), r.Feature, r.Line, r.Name)
 			return
 		}

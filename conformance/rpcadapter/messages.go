@@ -48,16 +48,6 @@ type InitializeResult struct {
 	Concurrency     string               `json:"concurrency,omitempty"`
 }
 
-// info converts a handshake result to the contract's [adapter.Info].
-func (r InitializeResult) info() adapter.Info {
-	return adapter.Info{
-		Name: r.Adapter.Name, Version: r.Adapter.Version,
-		Implementation: adapter.Implementation{Name: r.Implementation.Name, Version: r.Implementation.Version},
-		Systems:        r.Systems, Capabilities: r.Capabilities, Operations: r.Operations,
-		Concurrency: r.Concurrency,
-	}
-}
-
 // resultOf converts the contract's [adapter.Info] to a handshake result.
 func resultOf(i adapter.Info) InitializeResult {
 	return InitializeResult{
