@@ -164,3 +164,17 @@ func TestABrokenAdapterHasItsOwnExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestAdapterCheckEscapesWhatTheAdapterSays: a name with a terminal
+// escape is shown spelled out.
+func TestAdapterCheckEscapesWhatTheAdapterSays(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "evil.sh")
+	hello := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1","adapter":{"name":"\u001b[2J\u001b[32mevil","version":"1"},"implementation":{"name":"x","version":"1"},"systems":["lite-agent"],"capabilities":[],"operations":["agent/create"]}}`
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nread line\necho '"+hello+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := run(t, "adapter", "check", "--target", "cmd:"+script)
+	if strings.ContainsRune(out, 0x1b) || !strings.Contains(out, `\x1b[2J\x1b[32mevil`) {
+		t.Errorf("the check shows the adapter's name raw or not at all:\n%q", out)
+	}
+}
