@@ -45,7 +45,8 @@ type Traffic struct {
 	Kind string
 	// Payload is the params, result, or error object.
 	Payload json.RawMessage
-	// Raw is the whole message as it was on the wire.
+	// Raw is the whole message as it was on the wire, without the
+	// newline that ended it.
 	Raw []byte
 }
 
