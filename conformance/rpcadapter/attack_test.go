@@ -350,32 +350,15 @@ func measureRun(t testing.TB, mode string, rules ...string) measurement {
 // peakBound is the most resident memory the runner may take.
 const peakBound = 512 << 10 // KiB
 
-// TestRunnerMemoryAgainstTheLargestMessages runs the naming scenarios
-// (45, four at a time) against the adapter that sends the largest
-// messages it may (huge: a million-entry handshake, a host/event and
-// errors of 16 MiB lines): the runner's peak resident memory stays under
-// 512 MiB. BenchmarkRunnerMemory does the same for the whole suite.
-func TestRunnerMemoryAgainstTheLargestMessages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sends gigabytes")
-	}
-	var rules []string
-	for i := 1; i <= 9; i++ {
-		rules = append(rules, fmt.Sprintf("LA-NAME-%02d", i))
-	}
-	m := measureRun(t, "huge", rules...)
-	t.Logf("%d scenarios in %.0f s, peak resident memory %d MiB; %+v", m.Scenarios, m.Seconds, m.PeakKiB>>10, m.Summary)
-	if m.Scenarios < 40 || m.PeakKiB == 0 {
-		t.Fatalf("measured %d scenarios, peak %d KiB: the measurement proves nothing", m.Scenarios, m.PeakKiB)
-	}
-	if m.PeakKiB > peakBound {
-		t.Errorf("peak resident memory\n  Expected: under %d MiB\n  Actual:   %d MiB", peakBound>>10, m.PeakKiB>>10)
-	}
-}
-
-// BenchmarkRunnerMemory runs the whole suite against the reference and
-// against the adapter that sends the largest messages it may, and reports
-// the runner's peak resident memory (peak-MiB, which must stay under 512).
+// BenchmarkRunnerMemory runs the whole suite, four scenarios at a time,
+// in a runner process of its own, against the reference and against the
+// adapter that sends the largest messages it may (huge: a million-entry
+// handshake, a host/event and errors of 16 MiB lines, in every scenario),
+// and reports the runner's peak resident memory, peak-MiB, which must stay
+// under 512 MiB. Run it without the race detector, which multiplies
+// memory:
+//
+//	go test -run '^$' -bench RunnerMemory -benchtime 1x ./conformance/rpcadapter
 func BenchmarkRunnerMemory(b *testing.B) {
 	for _, mode := range []string{"reference", "huge"} {
 		b.Run(mode, func(b *testing.B) {
