@@ -1,7 +1,7 @@
 # mcpconform — the two commands of the README, and their parts.
 GO ?= go
 
-.PHONY: all build conform test vet fmt-check unit bench
+.PHONY: all build conform test vet fmt-check unit bench deps matrix
 
 all: test
 
@@ -15,8 +15,18 @@ conform: build
 
 # Vet, format check, and every test (unit tests, the conformance suite
 # against the reference, mutation tests) under the race detector.
-test: vet fmt-check
+test: deps vet fmt-check
 	$(GO) test -race -timeout 20m ./...
+
+# What the tests need beyond Go: Node.js 20+ (the Node stub adapter; the
+# machine has it) and Debian's Chromium (the HTML report's browser test),
+# installed here when it is missing.
+deps:
+	@command -v node >/dev/null 2>&1 || { echo "make deps: Node.js 20 or later is needed (the Node stub adapter's tests)"; exit 1; }
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "make deps: installing Debian's chromium (for the HTML report's browser test)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		{ echo "make deps: could not install chromium: run as root, or install Debian's chromium package"; exit 1; }; }
 
 vet:
 	$(GO) vet ./...
@@ -27,3 +37,10 @@ fmt-check:
 # Benchmarks (figures in the notes; not part of make test).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The suite against the reference and each real SDK adapter
+# (conformance/adapters/<sdk>/), their pinned dependencies installed into
+# out/matrix; writes out/matrix/matrix.html and matrix.md. Fails when an
+# SDK's verdict changes without its committed baseline.yaml.
+matrix: deps
+	./conformance/adapters/matrix.sh

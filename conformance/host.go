@@ -26,6 +26,7 @@ type host struct {
 	turns     []modelTurn // scripted model answers, in order
 	calls     int         // scripted tool calls so far, for their ids
 	requests  []adapter.ModelRequest
+	finals    []string // the final texts the model answered with
 	approvals []adapter.ApprovalRequest
 	denied    []string // capability names the approval handler denies
 	hang      []string // capability names the handler waits on until cancelled
@@ -148,10 +149,19 @@ func (h *host) arriveModel(req adapter.ModelRequest) func(context.Context) (adap
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "model", Params: params})
-	if turn == nil {
-		return answer(adapter.ModelResponse{Text: "done"}, nil)
+	return func(ctx context.Context) (adapter.ModelResponse, error) {
+		resp := adapter.ModelResponse{Text: "done"}
+		if turn != nil {
+			var err error
+			if resp, err = turn(ctx, req); err != nil {
+				return resp, err
+			}
+		}
+		if len(resp.ToolCalls) == 0 {
+			add(h, &h.finals, resp.Text)
+		}
+		return resp, nil
 	}
-	return func(ctx context.Context) (adapter.ModelResponse, error) { return turn(ctx, req) }
 }
 
 // Approve allows everything except the capabilities scripted to be
@@ -316,6 +326,14 @@ func (h *host) script(turns ...adapter.ModelResponse) {
 
 // scriptTurn adds a computed model turn.
 func (h *host) scriptTurn(t modelTurn) { add(h, &h.turns, t) }
+
+// scriptNext makes t the next model turn, before the scripted ones: a
+// turn that goes on over several requests puts itself back.
+func (h *host) scriptNext(t modelTurn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.turns = append([]modelTurn{t}, h.turns...)
+}
 
 // hookEvents returns the hook calls so far.
 func (h *host) hookEvents() []adapter.HookEvent { return snapshot(h, &h.hooks) }

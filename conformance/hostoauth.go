@@ -58,13 +58,39 @@ const (
 // saved in it.
 type providerStore struct {
 	redirectURL string
-	clientInfo  json.RawMessage
-	tokens      json.RawMessage
-	verifier    string
+	// metadata, when set, is the client metadata the provider describes
+	// its client with instead of the default ([defaultClientMetadata]).
+	metadata json.RawMessage
+	// metadataURL, when set, is its client ID metadata document's URL.
+	metadataURL string
+	// held are the client id and refresh token the host held before the
+	// scenario's first login (holdsTokens, holdsClient).
+	held       []string
+	clientInfo json.RawMessage
+	tokens     json.RawMessage
+	verifier   string
 	// official: the provider is an official provider class, with state()
 	// and redirectToAuthorization(), which lite-agent must not call.
 	official bool
 	state    string
+}
+
+// clientMetadata is the client metadata the provider describes its client
+// with: the scenario's, or a public client's with the provider's redirect
+// URL.
+func (p *providerStore) clientMetadata() json.RawMessage {
+	if p.metadata != nil {
+		return p.metadata
+	}
+	return defaultClientMetadata(p.redirectURL)
+}
+
+// defaultClientMetadata is the client metadata of a provider the scenario
+// does not describe: a public client of the redirect URL, for the code and
+// refresh grants.
+func defaultClientMetadata(redirect string) json.RawMessage {
+	return mustJSON(map[string]any{"client_name": "mcpconform host", "redirect_uris": []string{redirect},
+		"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"}, "token_endpoint_auth_method": "none"})
 }
 
 // provider returns the provider of that name, creating it with the
@@ -128,8 +154,12 @@ func (h *host) provide(call adapter.ProviderCall) (json.RawMessage, error) {
 	case "redirectUrl":
 		return quote(p.redirectURL), nil
 	case "clientMetadata":
-		return json.Marshal(map[string]any{"client_name": "mcpconform host", "redirect_uris": []string{p.redirectURL},
-			"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"}, "token_endpoint_auth_method": "none"})
+		return p.clientMetadata(), nil
+	case "clientMetadataUrl":
+		if p.metadataURL == "" {
+			return json.RawMessage("null"), nil
+		}
+		return quote(p.metadataURL), nil
 	case "clientInformation":
 		return orNull(p.clientInfo), nil
 	case "saveClientInformation":

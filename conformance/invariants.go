@@ -92,6 +92,7 @@ func (w *world) invariantFindings() (failures, warnings []finding) {
 	}
 	failures = append(failures, w.catalogFindings()...)
 	failures = append(failures, w.outcomeFindings()...)
+	failures = append(failures, w.replyFindings()...)
 	failures = append(failures, w.leftovers...)
 	if w.positives == 0 {
 		failures = append(failures, finding{invariant: "a positive observation", rule: "harness",
@@ -119,11 +120,15 @@ func (w *world) closeRule() string {
 // observed something the implementation did.
 var absence = regexp.MustCompile(`^it succeeds$|\b(never|no|nothing|none|neither|unchanged|still|nowhere)\b|\bat most\b|\bless than\b|\bwas not\b|\bdid not\b`)
 
+// quoted matches the values a step quotes: data, not its wording.
+var quoted = regexp.MustCompile(`"[^"]*"`)
+
 // observes reports whether a Then step's text observes an effect, when it
-// passes. "the file granted nothing: the agent refused it, or asked ..."
-// observes a refusal or the approvals.
+// passes; its quoted values do not count ("authenticated with "none"" is
+// an observation). "the file granted nothing: the agent refused it, or
+// asked ..." observes a refusal or the approvals.
 func observes(step string) bool {
-	return !absence.MatchString(step) || strings.HasPrefix(step, "the file granted nothing: ")
+	return !absence.MatchString(quoted.ReplaceAllString(step, `""`)) || strings.HasPrefix(step, "the file granted nothing: ")
 }
 
 // observable reports whether the records show the implementation did
@@ -238,7 +243,7 @@ func checkOffered(t adapter.ToolDef, tool string, defs []declaredTool) (finding,
 			diffs = append(diffs, fmt.Sprintf("the description %s where %q declared %s", quoteJSON(t.Description), d.server, quoteJSON(d.tool.Description)))
 		case gotSchema == nil:
 			diffs = append(diffs, fmt.Sprintf("no input schema where %q declared %s", d.server, truncateText(string(want), 160)))
-		case !cmp.Equal(gotSchema, wantSchema):
+		case !cmp.Equal(withoutNoOps(gotSchema), withoutNoOps(wantSchema)):
 			diffs = append(diffs, fmt.Sprintf("the input schema %s where %q declared %s", truncateText(string(t.InputSchema), 160), d.server, truncateText(string(want), 160)))
 		default:
 			return f, false
@@ -247,6 +252,45 @@ func checkOffered(t adapter.ToolDef, tool string, defs []declaredTool) (finding,
 	f.expected = fmt.Sprintf("%q offered with the description and input schema its server declared", t.Name)
 	f.actual = fmt.Sprintf("offered %q with %s", t.Name, diffs[0])
 	return f, true
+}
+
+// withoutNoOps drops the keywords that state a JSON Schema default and so
+// change nothing a schema accepts ("required": [], "properties": {} and
+// "additionalProperties": true, at any depth): an implementation that
+// spells out the defaults offers the schema its server declared.
+func withoutNoOps(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if r, ok := e.([]any); ok && k == "required" && len(r) == 0 {
+				continue
+			}
+			if b, ok := e.(bool); ok && k == "additionalProperties" && b {
+				continue
+			}
+			if p, ok := e.(map[string]any); ok && k == "properties" && len(p) == 0 {
+				continue
+			}
+			if props, ok := e.(map[string]any); ok && (k == "properties" || k == "$defs" || k == "patternProperties") {
+				named := make(map[string]any, len(props)) // names, not keywords
+				for name, p := range props {
+					named[name] = withoutNoOps(p)
+				}
+				out[k] = named
+				continue
+			}
+			out[k] = withoutNoOps(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withoutNoOps(e)
+		}
+		return out
+	}
+	return v
 }
 
 // quoteJSON quotes a description for a report, capped.
@@ -345,6 +389,24 @@ func (w *world) outcomeFindings() []finding {
 	return out
 }
 
+// replyFindings checks that every run that succeeded replied with the
+// final text the model gave (the contract's SendResult: "the final
+// assistant text of the run").
+func (w *world) replyFindings() []finding {
+	w.obs.mu.Lock()
+	replies := slices.Clone(w.obs.replies)
+	w.obs.mu.Unlock()
+	finals := snapshot(w.host, &w.host.finals)
+	for _, r := range replies {
+		if !slices.Contains(finals, r) {
+			return []finding{{invariant: "the reply is the model's", rule: "contract",
+				expected: fmt.Sprintf("send() and run() return the model's final text (it answered %s)", quoteShown(strings.Join(finals, " | "))),
+				actual:   fmt.Sprintf("a run returned %s", quoteShown(r))}}
+		}
+	}
+	return nil
+}
+
 // callOutcomes counts the tools/call requests the fakes received that they
 // answered and that they never answered, by tool and arguments.
 func callOutcomes(rs []record.Record) (unanswered, answered map[string]int) {
@@ -417,7 +479,7 @@ func (w *world) checkLeftovers(ctx context.Context) {
 	if len(liveProcesses(w.log.Records(), "")) == 0 {
 		return
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	_, _ = w.log.Wait(wctx, func(rs []record.Record) bool { return len(liveProcesses(rs, "")) == 0 })
 	rs := w.log.Records()

@@ -24,9 +24,12 @@ import (
 type authServer struct {
 	name     string
 	faults   oauth.Faults
+	shape    oauth.Shape
 	coHosted bool        // on the MCP HTTP fake's origin
 	clients  [][2]string // pre-registered confidential clients: id, secret
 	srv      *oauth.Server
+	// documents are the client ID metadata documents it was told of.
+	documents map[string]bool
 }
 
 // bindingSpec is one mcpOAuth binding as the scenario describes it.
@@ -39,6 +42,7 @@ type bindingSpec struct {
 	allowOther           bool     // allowedOrigins also lists the AS's other origin
 	noOrigins            bool     // allowedOrigins lists nothing
 	extraOrigins         []string // allowedOrigins lists these too
+	alsoServers          []string // allowedOrigins lists the origins of these authorization servers too
 }
 
 // defineAuthServer adds an authorization server to the scenario.
@@ -78,7 +82,7 @@ func (w *world) startAuthServer(as *authServer) (*oauth.Server, error) {
 	if as.srv != nil {
 		return as.srv, nil
 	}
-	opts := oauth.Options{Log: w.log, Name: as.name, Faults: as.faults}
+	opts := oauth.Options{Log: w.log, Name: as.name, Faults: as.faults, Shape: as.shape}
 	var err error
 	if as.coHosted {
 		h, herr := w.httpServer("http")
@@ -100,6 +104,16 @@ func (w *world) startAuthServer(as *authServer) (*oauth.Server, error) {
 	return as.srv, nil
 }
 
+// startedAuthServer starts the authorization server of that name, if it
+// is not running yet, and returns it.
+func (w *world) startedAuthServer(name string) (*oauth.Server, error) {
+	as, err := w.authServerOf(name)
+	if err != nil {
+		return nil, err
+	}
+	return w.startAuthServer(as)
+}
+
 // protect makes an HTTP fake a protected resource of an authorization
 // server, before it is mounted.
 func (w *world) protect(f *fake) error {
@@ -114,7 +128,7 @@ func (w *world) protect(f *fake) error {
 	if err != nil {
 		return err
 	}
-	f.guard = srv.Resource(oauth.ResourceOptions{})
+	f.guard = srv.Resource(f.resource)
 	if f.script.HTTP == nil {
 		f.script.HTTP = &mcpfake.HTTPBehaviour{}
 	}
@@ -130,7 +144,7 @@ func (w *world) login(ctx context.Context, authURL string) (string, error) {
 	}
 	origin := u.Scheme + "://" + u.Host
 	for _, as := range w.authServers {
-		if as.srv != nil && (strings.HasPrefix(as.srv.Issuer(), origin) || strings.HasPrefix(as.srv.OtherOrigin(), origin)) {
+		if as.srv != nil && (as.srv.Origin() == origin || as.srv.OtherOrigin() == origin) {
 			return as.srv.Authorize(ctx, authURL)
 		}
 	}
@@ -214,11 +228,21 @@ func (w *world) resolveOAuth(ctx context.Context) (map[string]adapter.OAuthBindi
 		switch {
 		case b.noOrigins:
 		case b.allowOther:
-			ob.AllowedOrigins = []string{srv.Issuer(), srv.OtherOrigin()}
+			ob.AllowedOrigins = []string{srv.Origin(), srv.OtherOrigin()}
 		default:
-			ob.AllowedOrigins = []string{srv.Issuer()}
+			ob.AllowedOrigins = []string{srv.Origin()}
 		}
 		ob.AllowedOrigins = append(ob.AllowedOrigins, b.extraOrigins...)
+		for _, name := range b.alsoServers {
+			osrv, err := w.startedAuthServer(name)
+			if err != nil {
+				return nil, err
+			}
+			ob.AllowedOrigins = append(ob.AllowedOrigins, osrv.Origin())
+		}
+		if err := w.publishDocument(b, srv); err != nil {
+			return nil, err
+		}
 		if ob.ClientCredentials != nil && ob.ClientCredentials.ExpectedIssuer == "" {
 			ob.ClientCredentials.ExpectedIssuer = srv.Issuer()
 		}
@@ -231,6 +255,31 @@ func (w *world) resolveOAuth(ctx context.Context) (map[string]adapter.OAuthBindi
 	}
 	w.provisions = nil
 	return out, nil
+}
+
+// publishDocument tells the authorization server of a binding of the
+// client ID metadata document of the binding's provider, when the provider
+// has one and the server's shape supports them: as a real server fetches
+// the document, the fake learns its redirect URI (it never leaves
+// loopback).
+func (w *world) publishDocument(b *bindingSpec, srv *oauth.Server) error {
+	as, _ := w.authServerOf(b.as)
+	if b.provider == "" || !as.shape.ClientIDMetadataDocuments {
+		return nil
+	}
+	var doc, redirect string
+	_ = w.host.oauth.withProvider(b.provider, func(p *providerStore) error {
+		doc, redirect = p.metadataURL, p.redirectURL
+		return nil
+	})
+	if u, err := url.Parse(doc); err != nil || u.Scheme != "https" || as.documents[doc] {
+		return nil // not a document a server could fetch: the implementation must refuse it
+	}
+	if as.documents == nil {
+		as.documents = map[string]bool{}
+	}
+	as.documents[doc] = true
+	return srv.AddClientMetadataDocument(doc, []string{redirect})
 }
 
 // holdsTokens: Given the provider "p" holds valid tokens of "as" for "docs"
@@ -246,8 +295,7 @@ func (w *world) holdsTokens(provider, asName, server string) error {
 	}
 	store := w.host.oauth.provider(provider, redirect)
 	w.provisions = append(w.provisions, func(ctx context.Context) error {
-		as, _ := w.authServerOf(asName)
-		srv, err := w.startAuthServer(as)
+		srv, err := w.startedAuthServer(asName)
 		if err != nil {
 			return err
 		}
@@ -268,8 +316,10 @@ func (w *world) holdsTokens(provider, asName, server string) error {
 		}
 		w.host.oauth.mu.Lock()
 		defer w.host.oauth.mu.Unlock()
-		store.clientInfo = mustJSON(map[string]string{"client_id": id})
-		store.tokens = mustJSON(map[string]any{"access_token": access, "token_type": "Bearer", "refresh_token": refresh, "expires_in": 3600})
+		store.held = append(store.held, id, refresh)
+		// Bound to their issuer, as the official client saves them.
+		store.clientInfo = mustJSON(map[string]string{"client_id": id, "issuer": srv.Issuer()})
+		store.tokens = mustJSON(map[string]any{"access_token": access, "token_type": "Bearer", "refresh_token": refresh, "expires_in": 3600, "issuer": srv.Issuer()})
 		w.minted = append(w.minted, access)
 		return nil
 	})

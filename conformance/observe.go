@@ -28,6 +28,7 @@ type observations struct {
 	mu       sync.Mutex
 	surfaces []surface // values shown to the host, for the secret sweep
 	configs  []string  // server entries the world handed the implementation
+	replies  []string  // what successful send() and run() calls returned
 	effects  int       // non-empty results and contract errors the agents returned
 	late     []string  // host callbacks after close() returned
 }
@@ -132,13 +133,25 @@ func (a *observedAgent) failed(op string, err error) error {
 // Send implements [adapter.Agent].
 func (a *observedAgent) Send(ctx context.Context, prompt string) (adapter.SendResult, error) {
 	r, err := a.Agent.Send(ctx, prompt)
+	a.replied(r, err)
 	return r, a.failed("send()", err)
 }
 
 // Run implements [adapter.Agent].
 func (a *observedAgent) Run(ctx context.Context, prompt string) (adapter.SendResult, error) {
 	r, err := a.Agent.Run(ctx, prompt)
+	a.replied(r, err)
 	return r, a.failed("run()", err)
+}
+
+// replied records the reply of a run that succeeded.
+func (a *observedAgent) replied(r adapter.SendResult, err error) {
+	if err != nil {
+		return
+	}
+	a.obs.mu.Lock()
+	defer a.obs.mu.Unlock()
+	a.obs.replies = append(a.obs.replies, r.Text)
 }
 
 // Register implements [adapter.Agent]; the entry's header and env values

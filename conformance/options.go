@@ -30,6 +30,12 @@ type Options struct {
 	// OnResult, if set, is called as each scenario finishes, with the
 	// number finished so far and the number selected. Calls are serialized.
 	OnResult func(res ScenarioResult, done, total int)
+	// OnStart, if set, is called as each scenario starts (concurrently).
+	OnStart func(s Scenario)
+	// EvidenceDir, if set, receives the evidence of every failed scenario:
+	// EvidenceDir/<scenario-id>/ with the whole wire log, the fakes'
+	// records, the HTTP exchanges and what the adapter said (capped).
+	EvidenceDir string
 	// StepTimeout bounds every step; 0 means 20 s. Scenarios never wait
 	// longer than this for an event.
 	StepTimeout time.Duration
@@ -49,6 +55,28 @@ type Options struct {
 	// a scenario whose verdict is not the same every time is
 	// [StatusFlaky], which fails the run. 0 means 1.
 	Repeat int
+	// TimeoutMultiplier scales every step deadline and every real-time
+	// budget a scenario allows ("that took less than 2 seconds"), for slow
+	// machines and slow adapters; 0 means 1. Windows in which something
+	// must not happen are not scaled.
+	TimeoutMultiplier float64
+	// Shard runs only one part of the selection ([Shard]); the zero value
+	// runs all of it.
+	Shard Shard
+	// Only, when set, keeps only the scenarios with these IDs (a rerun of
+	// the failures of an earlier report). An ID the suite does not have is
+	// an error.
+	Only []string
+	// Baseline marks the failures expected of the target ([Baseline]);
+	// nil expects none.
+	Baseline *Baseline
+	// Strict fails the run on SHOULD-level failures too, which are
+	// otherwise warnings.
+	Strict bool
+	// Portable keeps only the scenarios every rule of which is
+	// [spec.Rule.Portable]: what any MCP host must do, without a product's
+	// own surface.
+	Portable bool
 }
 
 // featureTree returns the feature files to run and their directories.
@@ -70,8 +98,18 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Repeat <= 0 {
 		o.Repeat = 1
 	}
+	if o.TimeoutMultiplier < 0 || o.TimeoutMultiplier > 100 {
+		return o, &UsageError{Msg: fmt.Sprintf("the timeout multiplier %v is out of range (more than 0, at most 100)", o.TimeoutMultiplier)}
+	}
+	if o.TimeoutMultiplier == 0 {
+		o.TimeoutMultiplier = 1
+	}
 	if o.StepTimeout <= 0 {
 		o.StepTimeout = 20 * time.Second
+	}
+	o.StepTimeout = time.Duration(float64(o.StepTimeout) * o.TimeoutMultiplier)
+	if err := o.Shard.check(); err != nil {
+		return o, err
 	}
 	if len(o.FakeCommand) == 0 {
 		exe, err := os.Executable()

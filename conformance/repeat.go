@@ -53,8 +53,9 @@ func repeatDirs(dirs []string, n int) []string {
 	return out
 }
 
-// repeatedID is the ID of repetition k of the scenario id.
-func repeatedID(id string, k int) string { return fmt.Sprintf("%s%d/%s", repeatPrefix, k, id) }
+// repeatedKey is the [Scenario.key] of repetition k of the scenario
+// whose key is key: its feature file is under repeat-k/.
+func repeatedKey(key string, k int) string { return fmt.Sprintf("%s%d/%s", repeatPrefix, k, key) }
 
 // fold makes one result of the results of a scenario's repetitions, in
 // order: the verdict they all had, or [StatusFlaky] with what each was.
@@ -100,11 +101,11 @@ func (r *runner) repeated(selected []Scenario) []ScenarioResult {
 	for _, s := range selected {
 		var reps []*ScenarioResult
 		for k := 1; k <= r.opts.Repeat; k++ {
-			id := s.ID
+			key := s.key()
 			if r.opts.Repeat > 1 {
-				id = repeatedID(s.ID, k)
+				key = repeatedKey(key, k)
 			}
-			res, ok := r.results[id]
+			res, ok := r.results[key]
 			if !ok {
 				res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules,
 					Status: StatusFailed, Error: "the scenario did not run (was the run cancelled?)"}

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/mcpconform/mcpconform/internal/safetext"
+	"github.com/mcpconform/mcpconform/spec"
 )
 
 // Status is the verdict of one scenario.
@@ -20,7 +22,8 @@ const (
 	StatusUndefined Status = "undefined"
 	StatusPending   Status = "pending"
 	// StatusFlaky: with [Options.Repeat], the scenario's repetitions did
-	// not all have the same verdict. It fails the run.
+	// not all have the same verdict. It is a failure, which fails the run
+	// unless the baseline expects it.
 	StatusFlaky Status = "flaky"
 )
 
@@ -37,10 +40,19 @@ type Report struct {
 	// Error says why the run could not start, when the target could not
 	// be started or failed its handshake: then no scenario ran.
 	Error *RunError `json:"error,omitempty"`
+	// Strict says SHOULD-level failures fail the run too.
+	Strict bool `json:"strict,omitempty"`
+	// Shard is the part of the selection the run was ("2/3"), if any.
+	Shard string `json:"shard,omitempty"`
 	// Repeat is how many times every scenario ran ([Options.Repeat]).
-	Repeat    int              `json:"repeat,omitempty"`
-	Summary   Summary          `json:"summary"`
-	Scenarios []ScenarioResult `json:"scenarios"`
+	Repeat int `json:"repeat,omitempty"`
+	// StaleBaseline lists the baseline entries whose scenarios all passed:
+	// each fails the run until it is removed from the baseline.
+	StaleBaseline []string         `json:"staleBaseline,omitempty"`
+	Summary       Summary          `json:"summary"`
+	Scenarios     []ScenarioResult `json:"scenarios"`
+
+	baseline *Baseline
 }
 
 // RunError is why a run could not start.
@@ -66,15 +78,40 @@ type TargetInfo struct {
 	Capabilities []string `json:"capabilities"`
 }
 
-// Summary counts scenarios by verdict.
+// Summary counts scenarios by verdict, and the failures by what they mean
+// for the run.
 type Summary struct {
 	Passed    int `json:"passed"`
 	Failed    int `json:"failed"`
 	Skipped   int `json:"skipped"`
 	Undefined int `json:"undefined"`
 	Pending   int `json:"pending"`
-	Flaky     int `json:"flaky,omitempty"`
+	// Unstable are the scenarios of status flaky: with [Options.Repeat],
+	// their repetitions did not all have the same verdict.
+	Unstable int `json:"unstable,omitempty"`
+	// Unexpected failures fail the run: failed, undefined, pending or
+	// flaky scenarios the baseline does not expect, at a level that fails.
+	Unexpected int `json:"unexpectedFailures"`
+	// Expected failures are failures the baseline lists.
+	Expected int `json:"expectedFailures"`
+	// UnexpectedPasses are scenarios the baseline expects to fail that
+	// passed: they fail the run, until their entry is removed.
+	UnexpectedPasses int `json:"unexpectedPasses"`
+	// Warnings are SHOULD-level failures, which fail only a strict run.
+	Warnings int `json:"warnings"`
+	// Flaky are scenarios the baseline marks as flaky, whatever they did.
+	Flaky int `json:"flaky"`
 }
+
+// The levels of a scenario ([ScenarioResult.Level]).
+const (
+	// LevelMust: the scenario checks a MUST or MUST NOT rule; its failure
+	// fails the run.
+	LevelMust = "MUST"
+	// LevelShould: it checks only SHOULD (or MAY) rules; its failure is a
+	// warning, failing only a strict run.
+	LevelShould = "SHOULD"
+)
 
 // ScenarioResult is the verdict of one scenario.
 type ScenarioResult struct {
@@ -84,6 +121,13 @@ type ScenarioResult struct {
 	Line    int      `json:"line"`
 	Rules   []string `json:"rules"`
 	Status  Status   `json:"status"`
+	// Level is the strongest strength of its rules: MUST or SHOULD.
+	Level string `json:"level"`
+	// Baseline is what the baseline said of it: expected-failure, flaky,
+	// unexpected-pass, or "" when it says nothing; BaselineReason is the
+	// entry's reason.
+	Baseline       string `json:"baseline,omitempty"`
+	BaselineReason string `json:"baselineReason,omitempty"`
 	// Error says why a scenario failed or was skipped: the failing step,
 	// what was expected and what happened.
 	Error string `json:"error,omitempty"`
@@ -104,18 +148,24 @@ type ScenarioResult struct {
 	sealed bool // seal ran
 }
 
-// OK reports whether every scenario passed or was skipped, and at least
-// one passed: a run in which nothing ran proves nothing.
+// failing reports whether the scenario did not pass: failed, undefined,
+// pending or flaky.
+func (s ScenarioResult) failing() bool {
+	return s.Status == StatusFailed || s.Status == StatusUndefined || s.Status == StatusPending || s.Status == StatusFlaky
+}
+
+// OK reports whether the run passes: no unexpected failure, no baseline
+// entry gone stale, and something ran.
 func (r *Report) OK() bool {
 	s := r.Summary
-	return r.Error == nil && s.Failed == 0 && s.Undefined == 0 && s.Pending == 0 && s.Flaky == 0 && s.Passed > 0
+	return r.Error == nil && s.Unexpected == 0 && s.UnexpectedPasses == 0 && len(r.StaleBaseline) == 0 && r.Inconclusive() == ""
 }
 
 // Inconclusive says why a run has no verdict, or "" when it has one:
 // every selected scenario was skipped, so nothing was tested.
 func (r *Report) Inconclusive() string {
 	s := r.Summary
-	if r.Error != nil || s.Passed+s.Failed+s.Undefined+s.Pending+s.Flaky > 0 {
+	if r.Error != nil || s.Passed+s.Failed+s.Undefined+s.Pending+s.Unstable > 0 {
 		return ""
 	}
 	reasons := map[string]int{}
@@ -187,10 +237,24 @@ func sealTarget(t TargetInfo) TargetInfo {
 	return t
 }
 
-// count fills in the summary from the scenarios.
+// levelOf is the level of a scenario checking rules.
+func levelOf(rules []string) string {
+	for _, id := range rules {
+		rule, ok := spec.Lookup(id)
+		if !ok || rule.Strength == spec.Must || rule.Strength == spec.MustNot {
+			return LevelMust
+		}
+	}
+	return LevelShould
+}
+
+// count classifies the scenarios by level and baseline, fills in the
+// summary and decides the verdict.
 func (r *Report) count() {
 	r.Summary = Summary{}
-	for _, s := range r.Scenarios {
+	for i := range r.Scenarios {
+		s := &r.Scenarios[i]
+		s.Level = levelOf(s.Rules)
 		switch s.Status {
 		case StatusPassed:
 			r.Summary.Passed++
@@ -203,8 +267,37 @@ func (r *Report) count() {
 		case StatusPending:
 			r.Summary.Pending++
 		case StatusFlaky:
-			r.Summary.Flaky++
+			r.Summary.Unstable++
 		}
+		if r.baseline != nil {
+			s.Baseline, s.BaselineReason = "", ""
+			if entry, covered := r.baseline.entryFor(*s); covered {
+				s.BaselineReason = entry.Reason
+				switch {
+				case entry.Flaky:
+					s.Baseline = BaselineFlaky
+				case s.failing():
+					s.Baseline = BaselineExpected
+				case s.Status == StatusPassed && entry.Scenario != "":
+					s.Baseline = BaselineUnexpectedPass
+				}
+			}
+		}
+		switch {
+		case s.Baseline == BaselineFlaky:
+			r.Summary.Flaky++
+		case s.Baseline == BaselineExpected:
+			r.Summary.Expected++
+		case s.Baseline == BaselineUnexpectedPass:
+			r.Summary.UnexpectedPasses++
+		case s.failing() && s.Level == LevelShould && s.Status == StatusFailed && !r.Strict:
+			r.Summary.Warnings++
+		case s.failing():
+			r.Summary.Unexpected++
+		}
+	}
+	if r.baseline != nil {
+		r.StaleBaseline = r.staleEntries()
 	}
 	switch {
 	case r.Error != nil:
@@ -216,6 +309,39 @@ func (r *Report) count() {
 	default:
 		r.Verdict = "fail"
 	}
+}
+
+// staleEntries are the baseline entries that expect failures of the
+// scenarios this run ran, all of which passed.
+func (r *Report) staleEntries() []string {
+	if r.baseline == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range r.baseline.Entries {
+		if e.Flaky {
+			continue
+		}
+		ran, failed := 0, 0
+		for _, s := range r.Scenarios {
+			if (e.Scenario != "" && s.ID == e.Scenario) || (e.Rule != "" && slices.Contains(s.Rules, e.Rule)) {
+				if s.Status == StatusPassed {
+					ran++
+				} else if s.failing() {
+					ran++
+					failed++
+				}
+			}
+		}
+		if ran > 0 && failed == 0 {
+			name := "scenario " + e.Scenario
+			if e.Rule != "" {
+				name = "rule " + e.Rule
+			}
+			out = append(out, fmt.Sprintf("%s passes now: remove it from the baseline (its reason was %q)", name, truncateText(e.Reason, 120)))
+		}
+	}
+	return out
 }
 
 // WriteJSON writes the report as indented JSON.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -39,29 +40,28 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(info.Systems) == 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
 	}
+	if naming, err := adapter.ParseToolNaming(info.ToolNames); err != nil {
+		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) declares %v", info.Implementation.Name, info.Name, err)}
+	} else if !naming.IsCanonical() {
+		opts.Target = renamingTarget{Target: opts.Target, naming: naming}
+	}
 	fsys, dirs := opts.featureTree()
 	all, err := scenariosIn(fsys, dirs)
 	if err != nil {
 		return nil, err
 	}
-	tags := selectionTags(opts.Rules, opts.Tags)
-	var selected []Scenario
-	for _, s := range all {
-		if matchTags(tags, s.Tags) {
-			selected = append(selected, s)
-		}
+	selected, tags, err := selection(all, opts)
+	if err != nil {
+		return nil, err
 	}
-	if len(selected) == 0 {
-		return nil, &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q)", opts.Rules, opts.Tags)}
-	}
-	r := &runner{opts: opts, info: info, byID: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
+	r := &runner{opts: opts, info: info, byKey: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
 	for _, s := range selected {
 		if opts.Repeat == 1 {
-			r.byID[s.ID] = s
+			r.byKey[s.key()] = s
 			continue
 		}
 		for k := 1; k <= opts.Repeat; k++ {
-			r.byID[repeatedID(s.ID, k)] = s
+			r.byKey[repeatedKey(s.key(), k)] = s
 		}
 	}
 	if opts.Repeat > 1 {
@@ -81,7 +81,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.closeLeftovers()
 
 	rep := &Report{
-		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion},
+		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion}, Strict: opts.Strict, Shard: opts.Shard.String(), baseline: opts.Baseline,
 		Target: sealTarget(TargetInfo{Name: info.Implementation.Name, Version: info.Implementation.Version,
 			Adapter: info.Name + " " + info.Version, Systems: stringsOf(info.Systems), Capabilities: stringsOf(info.Capabilities)}),
 		Scenarios: r.repeated(selected),
@@ -122,6 +122,36 @@ func targetFailed(opts Options, err error) (*Report, error) {
 	return rep, te
 }
 
+// selection returns the scenarios a run selects, and the godog tag
+// expression that selects them from the feature files: the rules and tags
+// asked for, then only the IDs asked for, then the shard's part.
+func selection(all []Scenario, opts Options) ([]Scenario, string, error) {
+	tags := selectionTags(opts.Rules, opts.Tags)
+	only := map[string]bool{}
+	for _, id := range opts.Only {
+		only[id] = true
+	}
+	known := map[string]bool{}
+	var selected []Scenario
+	for _, s := range all {
+		known[s.ID] = true
+		if matchTags(tags, s.Tags) && (len(only) == 0 || only[s.ID]) && opts.Shard.has(s.ID) && (!opts.Portable || portable(s)) {
+			selected = append(selected, s)
+		}
+	}
+	for _, id := range opts.Only {
+		if !known[id] {
+			return nil, "", &UsageError{Msg: fmt.Sprintf("the suite has no scenario %q (was the report made by another version?)", quoteShown(id))}
+		}
+	}
+	if len(selected) == 0 {
+		return nil, "", &UsageError{Msg: fmt.Sprintf("no scenario matches the selection (rules %v, tags %q, %d IDs, shard %q, portable %v)", opts.Rules, opts.Tags, len(opts.Only), opts.Shard, opts.Portable)}
+	}
+	// godog selects by tags only; the scenarios the IDs or the shard leave
+	// out are skipped before anything of theirs starts, and not reported.
+	return selected, tags, nil
+}
+
 // selectionTags combines a rule selection with a tag expression into one
 // godog tag expression (alternatives of conjunctions; godog has no
 // parentheses, so the conjunction is distributed).
@@ -157,9 +187,9 @@ func stringsOf[T ~string](list []T) []string {
 
 // runner is the state of one [Run].
 type runner struct {
-	opts Options
-	info adapter.Info
-	byID map[string]Scenario
+	opts  Options
+	info  adapter.Info
+	byKey map[string]Scenario // the selected scenarios by [Scenario.key]
 
 	mu      sync.Mutex
 	done    int
@@ -177,15 +207,25 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 
 	sc.Before(func(ctx context.Context, pk *godog.Scenario) (context.Context, error) {
 		start = time.Now()
-		id := scenarioID(pk)
-		s := r.byID[id]
+		key := pickleKey(pk) // a repetition's own
+		s, ok := r.byKey[key]
+		if !ok {
+			return ctx, godog.ErrSkip // outside the IDs or the shard
+		}
+		if r.opts.OnStart != nil {
+			r.opts.OnStart(s)
+		}
 		res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules, Status: StatusPassed}
 		r.mu.Lock()
-		r.results[id] = res
+		r.results[key] = res
 		r.worlds[w] = true
 		r.mu.Unlock()
 		if reason := r.skipReason(s); reason != "" {
 			res.Status, res.Error = StatusSkipped, reason
+			return ctx, godog.ErrSkip
+		}
+		if reason := namingFailure(r.info, s); reason != "" {
+			res.Status, res.Error = StatusFailed, reason
 			return ctx, godog.ErrSkip
 		}
 		if err := w.setup(s); err != nil {
@@ -229,6 +269,11 @@ func (r *runner) skipReason(s Scenario) string {
 	for _, c := range s.Capabilities {
 		if !r.info.Supports(c) {
 			return fmt.Sprintf("the adapter does not declare the capability %q", c)
+		}
+	}
+	for _, rule := range s.Rules {
+		if u, ok := r.info.Leaves(rule); ok {
+			return fmt.Sprintf("the adapter declares %s not implemented", u)
 		}
 	}
 	return ""
@@ -302,6 +347,9 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 	if res != nil {
 		res.seal()
 	}
+	if res != nil && res.failing() && r.opts.EvidenceDir != "" && w.log != nil {
+		w.writeEvidence(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)), *res)
+	}
 	w.release()
 	r.mu.Lock()
 	delete(r.worlds, w)
@@ -309,7 +357,7 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 	if r.opts.OnResult != nil && res != nil {
 		r.mu.Lock()
 		r.done++
-		r.opts.OnResult(*res, r.done, len(r.byID))
+		r.opts.OnResult(*res, r.done, len(r.byKey))
 		r.mu.Unlock()
 	}
 }

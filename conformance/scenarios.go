@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	gherkin "github.com/cucumber/gherkin/go/v42"
 	messages "github.com/cucumber/messages/go/v34"
@@ -22,8 +23,11 @@ var ruleTag = regexp.MustCompile(`^@((?:LA|BL)-[A-Z]+-\d+)$`)
 // Scenario is one scenario of the suite as it will run: an outline's example
 // row is a scenario of its own.
 type Scenario struct {
-	// ID is "<feature file>:<line>", the line of the scenario or of its
-	// example row. It is stable as long as the file is not edited above it.
+	// ID identifies the scenario by its feature and its name, e.g.
+	// "lite-agent/naming/a-server-alias-has-1-to-24-characters-a-through-register":
+	// stable when lines are added or moved, so that baselines, reruns and
+	// shards keep naming the same scenario. An outline's rows are named
+	// after their values, or numbered when their names are the same.
 	ID string `json:"id"`
 	// Name is the scenario's name; an example row's name gets " #<n>".
 	Name string `json:"name"`
@@ -91,7 +95,35 @@ func parseFeature(fsys fs.FS, p string) ([]Scenario, error) {
 			out[i].Name += " #" + strconv.Itoa(seen[out[i].Name])
 		}
 	}
+	// IDs from the feature and the name; two names that make the same slug
+	// are told apart in file order.
+	ids := map[string]int{}
+	for i := range out {
+		id := strings.TrimSuffix(p, ".feature") + "/" + slug(out[i].Name)
+		ids[id]++
+		if n := ids[id]; n > 1 {
+			id += "-" + strconv.Itoa(n)
+		}
+		out[i].ID = id
+	}
 	return out, nil
+}
+
+// slug turns a scenario name into an ID part: lower-case letters and digits
+// of any script, everything else a single "-".
+func slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
 }
 
 // scenarioOf describes a pickle.
@@ -100,7 +132,6 @@ func scenarioOf(pk *messages.Pickle) Scenario {
 	if pk.Location != nil {
 		s.Line = int(pk.Location.Line)
 	}
-	s.ID = scenarioID(pk)
 	for _, t := range pk.Tags {
 		s.Tags = append(s.Tags, t.Name)
 		switch {
@@ -117,9 +148,12 @@ func scenarioOf(pk *messages.Pickle) Scenario {
 	return s
 }
 
-// scenarioID identifies a pickle the same way whether it comes from godog
-// or from [Scenarios].
-func scenarioID(pk *messages.Pickle) string {
+// key locates a scenario in its feature file: how the runner matches the
+// pickles godog runs to [Scenario]s.
+func (s Scenario) key() string { return fmt.Sprintf("%s:%d", s.Feature, s.Line) }
+
+// pickleKey is the [Scenario.key] of a pickle.
+func pickleKey(pk *messages.Pickle) string {
 	line := 0
 	if pk.Location != nil {
 		line = int(pk.Location.Line)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"syscall"
+	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -120,8 +121,67 @@ func (w *world) startBackground(ctx context.Context, what string, op func(contex
 		defer close(bg.done)
 		defer cancel()
 		bg.err = op(bctx)
+		bg.ended = time.Now()
 	}()
 	return bg
+}
+
+// awaitsIdleInBackground: When the host waits until the agent is idle, in
+// the background — beside the background operation already running.
+func (w *world) awaitsIdleInBackground(ctx context.Context) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpAwaitIdle); err != nil {
+		return err
+	}
+	if w.bg == nil || w.bg2 != nil {
+		return fmt.Errorf("the wait until the agent is idle runs beside one background operation")
+	}
+	w.bg2 = w.startBackground(ctx, "waiting until the agent is idle", func(ctx context.Context) error {
+		return w.agent.AwaitIdle(ctx)
+	})
+	return nil
+}
+
+// idleWaitRunning: Then the wait until the agent is idle is still running
+func (w *world) idleWaitRunning() error {
+	if w.bg2 == nil {
+		return fmt.Errorf("the host does not wait until the agent is idle in the background")
+	}
+	t := time.NewTimer(stillRunningGrace)
+	defer t.Stop()
+	select {
+	case <-w.bg2.done:
+		return w.expect(false, "awaitIdle() waits while the run is active", "it returned (%v) while %s was running", errText(w.bg2.err), w.bg.what)
+	case <-t.C:
+		return w.expect(true, "", "")
+	}
+}
+
+// idleWaitEndedAfter: Then the wait until the agent is idle ended after
+// the latch "finish" was released — the run it waited for could not end
+// before, so neither may the wait.
+func (w *world) idleWaitEndedAfter(latch string) error {
+	if w.bg2 == nil {
+		return fmt.Errorf("the host does not wait until the agent is idle in the background")
+	}
+	select {
+	case <-w.bg2.done:
+	default:
+		return w.expect(false, "awaitIdle() returned", "it is still running")
+	}
+	var released time.Time
+	for _, r := range w.log.Records() {
+		if r.Kind == record.KindRelease && r.Method == latch {
+			released = r.Time
+		}
+	}
+	if released.IsZero() {
+		return fmt.Errorf("the latch %q was never released", latch)
+	}
+	return w.expect(w.bg2.err == nil && w.bg2.ended.After(released), fmt.Sprintf("awaitIdle() returned after the latch %q was released", latch),
+		"it returned %v, %v before the release", errText(w.bg2.err), released.Sub(w.bg2.ended))
 }
 
 // registers: When the host registers "p" [as "alias"] [with timeoutMs N]

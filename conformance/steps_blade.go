@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/cucumber/godog"
+
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -514,6 +516,34 @@ func (w *world) toolOrder(what string) error {
 		}
 	}
 	return w.expect(true, "", "")
+}
+
+// exactOrder: Then every model request offered the host's tools | the MCP
+// tools in exactly this order: <one name a row> — the tools of the group
+// that the table names, in the order offered, are the table (the host's
+// tools are the ones the scenario defines; an implementation's own
+// built-ins are not known to it, and left out).
+func (w *world) exactOrder(group string, table *godog.Table) error {
+	var want []string
+	for _, row := range table.Rows {
+		want = append(want, row.Cells[0].Value)
+	}
+	reqs := w.host.modelRequests()
+	if len(reqs) == 0 {
+		return w.expect(false, "the model was asked", "it never was")
+	}
+	for i, req := range reqs {
+		var got []string
+		for _, t := range req.Tools {
+			if group == "MCP" && isMCPTool(t.Name) || group == "host's" && slices.Contains(want, t.Name) {
+				got = append(got, t.Name)
+			}
+		}
+		if err := w.expect(slices.Equal(got, want), fmt.Sprintf("model request %d offered the %s tools as %q", i+1, group, want), "%q (%d in all)", got[:min(len(got), 3*len(want))], len(got)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // compareUTF16 orders strings as JavaScript's default sort does: by UTF-16

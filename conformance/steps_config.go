@@ -157,6 +157,13 @@ func (w *world) approvalDenies(name string) error {
 	return nil
 }
 
+// modelAnswers: Given the model then answers "done" — a turn of final
+// text, which ends the run it falls in.
+func (w *world) modelAnswers(text string) error {
+	w.host.script(adapter.ModelResponse{Text: text})
+	return nil
+}
+
 // modelCalls: Given the model calls "mcp__docs__search" with {"q":"x"}
 func (w *world) modelCalls(tool, args string) error {
 	a, err := rawJSON(args)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -101,4 +102,72 @@ func (w *world) progressWhileRunning(ctx context.Context, tool, via string) erro
 		}
 	}
 	return w.expect(true, "", "")
+}
+
+// progressOnce: Then each progress notification "docs" sent became exactly
+// one tool_progress event for "mcp__docs__search" through run() and through
+// subscribe(), in the order sent — in each sink named, the events of the
+// tool's calls are the notifications the fake sent, one for one: none
+// repeated, merged or lost (interpretation A-40).
+func (w *world) progressOnce(name, tool, sinks string) error {
+	type step struct {
+		progress float64
+		total    *float64
+		message  *string
+	}
+	show := func(ss []step) string { // what an adapter sends is capped
+		var parts []string
+		for i, s := range ss {
+			if i == 20 {
+				parts = append(parts, fmt.Sprintf("… %d more", len(ss)-i))
+				break
+			}
+			p := fmt.Sprintf("%g", s.progress)
+			if s.total != nil {
+				p += fmt.Sprintf("/%g", *s.total)
+			}
+			if s.message != nil {
+				p += fmt.Sprintf(" %q", truncateText(*s.message, 60))
+			}
+			parts = append(parts, p)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	var sent []step
+	for _, r := range sentBy(w.log.Records(), name, "notifications/progress") {
+		var p struct {
+			Progress float64  `json:"progress"`
+			Total    *float64 `json:"total"`
+			Message  *string  `json:"message"`
+		}
+		if err := json.Unmarshal(r.Params, &p); err != nil {
+			return fmt.Errorf("a progress notification %q sent does not decode: %w", name, err)
+		}
+		sent = append(sent, step{p.Progress, p.Total, p.Message})
+	}
+	if err := w.expect(len(sent) > 0, fmt.Sprintf("%q sent progress notifications", name), "it sent none"); err != nil {
+		return err
+	}
+	ids := w.callIDs(tool)
+	got := map[string][]step{}
+	for _, ev := range w.host.allEvents() {
+		if ev.Type == "tool_progress" && ev.Name == tool && ids[ev.ID] && ev.Progress != nil {
+			got[ev.Via] = append(got[ev.Via], step{*ev.Progress, ev.Total, ev.Message})
+		}
+	}
+	for _, via := range []string{"run", "subscribe"} {
+		if !strings.Contains(sinks, via+"()") {
+			continue
+		}
+		ok := len(got[via]) == len(sent)
+		for i := 0; ok && i < len(sent); i++ {
+			g, s := got[via][i], sent[i]
+			ok = g.progress == s.progress && reflect.DeepEqual(g.total, s.total) && reflect.DeepEqual(g.message, s.message)
+		}
+		if err := w.expect(ok, fmt.Sprintf("through %s() the %d notifications %q sent, once each, in order: %s", via, len(sent), name, show(sent)),
+			"%d events: %s", len(got[via]), show(got[via])); err != nil {
+			return err
+		}
+	}
+	return nil
 }

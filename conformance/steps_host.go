@@ -216,7 +216,7 @@ func (w *world) hookRejected(ctx context.Context, ms int) error {
 	default:
 		return w.expect(false, hc.what+" was made", "the hook never ran")
 	}
-	limit := time.Duration(ms) * time.Millisecond
+	limit := w.budget(time.Duration(ms) * time.Millisecond)
 	return w.expect(hc.err != nil && hc.took < limit, fmt.Sprintf("%s is rejected within %v", hc.what, limit),
 		"it returned %v after %v", errText(hc.err), hc.took.Round(time.Millisecond))
 }

@@ -106,7 +106,10 @@ func (w *world) authServerFault(name, fault string) error {
 		}
 		f.Delay[endpointName(m[1])] = time.Duration(ms) * time.Millisecond
 	default:
-		return fmt.Errorf("unknown fault of an authorization server: %q", fault)
+		if ok, err := shapePhrase(&as.shape, fault); ok || err != nil {
+			return err
+		}
+		return fmt.Errorf("unknown fault or shape of an authorization server: %q", fault)
 	}
 	return nil
 }
@@ -125,21 +128,41 @@ func (w *world) protectedServer(name, tools, asName string) error {
 
 // refuses: When the protected server "docs" answers 401 to the next 2 requests with a valid token
 func (w *world) refuses(name, status, n string) error {
-	f, err := w.fake(name)
+	g, err := w.guardOf(name, true)
 	if err != nil {
 		return err
 	}
-	if f.protectedBy == "" {
-		return fmt.Errorf("%q is not protected by an authorization server", name)
-	}
-	if err := w.materialize(f); err != nil {
-		return err
-	}
-	code := http.StatusUnauthorized
+	return g.Refuse(refusalStatus(status), atoi(n))
+}
+
+// refusalStatus is the HTTP status of a refusal phrase: 401, or 403
+// insufficient_scope.
+func refusalStatus(status string) int {
 	if strings.HasPrefix(status, "403") {
-		code = http.StatusForbidden
+		return http.StatusForbidden
 	}
-	return f.guard.Refuse(code, atoi(n))
+	return http.StatusUnauthorized
+}
+
+// guardOf returns the guard of a protected server: mounting the server
+// first when mount is true, else one already in use.
+func (w *world) guardOf(name string, mount bool) (*oauth.Resource, error) {
+	f, err := w.fake(name)
+	if err != nil {
+		return nil, err
+	}
+	if f.protectedBy == "" {
+		return nil, fmt.Errorf("%q is not protected by an authorization server", name)
+	}
+	if mount {
+		if err := w.materialize(f); err != nil {
+			return nil, err
+		}
+	}
+	if f.guard == nil {
+		return nil, fmt.Errorf("%q is not a protected server in use", name)
+	}
+	return f.guard, nil
 }
 
 // bindsOAuth: Given the host binds "docs" to OAuth with the provider "p" of "as"
@@ -177,6 +200,11 @@ func (w *world) bindingSetting(server, setting string) error {
 		b.allowOther = true
 	case scanQuoted(setting, "also allows the origin ", &v):
 		b.extraOrigins = append(b.extraOrigins, v)
+	case scanQuoted(setting, "also allows the authorization server ", &v):
+		if _, err := w.authServerOf(v); err != nil {
+			return err
+		}
+		b.alsoServers = append(b.alsoServers, v)
 	case setting == "has no authorize()":
 		b.noAuthorize = true
 	case scanQuoted(setting, "expects the issuer ", &v):
@@ -269,10 +297,12 @@ func (w *world) waitHost(ctx context.Context, method, never string) error {
 	return nil
 }
 
-// signalWasAborted: Then the signal of authorize() was aborted
-func (w *world) signalWasAborted() error {
-	n := len(hostRecordsOf(w.log.Records(), "authorize-cancelled"))
-	return w.expect(n > 0, "the signal of authorize() was aborted", "it never was")
+// signalWasAborted: Then the signal of authorize() was aborted — the host
+// sees the abort on its own goroutine, possibly after the operation that
+// aborted it returned, so the step waits for it (within a step timeout).
+func (w *world) signalWasAborted(ctx context.Context) error {
+	err := w.waitHost(ctx, "authorize-cancelled", "the signal of authorize() was never aborted")
+	return w.expect(err == nil, "the signal of authorize() was aborted", "it never was, within the step's time")
 }
 
 // authorizeCalled: Then the host's authorize() was called 2 times | was never called
@@ -316,7 +346,7 @@ func (w *world) authURLShape(asName string) error {
 	}
 	u, q := us[0], us[0].Query()
 	redirect, _ := w.redirectURL()
-	endpoint := strings.TrimSuffix(as.srv.Issuer(), "/") + "/oauth/authorize"
+	endpoint := as.srv.Origin() + "/oauth/authorize"
 	checks := []struct {
 		ok   bool
 		what string
@@ -446,12 +476,15 @@ func grantsIn(rs []record.Record, name, grant string) []record.Record {
 	})
 }
 
-// asReceived: Then "as" received 1 "metadata" request | received no "token" request
+// asReceived: Then "as" received 1 "metadata" request | received no "token" request | received at least 1 "metadata" request
 func (w *world) asReceived(name, n, endpoint string) error {
 	if _, err := w.authServerOf(name); err != nil {
 		return err
 	}
 	got := w.asRequests(name, endpoint)
+	if least, ok := strings.CutPrefix(n, "at least "); ok {
+		return w.expect(len(got) >= atoi(least), fmt.Sprintf("%s received at least %s %s request(s)", name, least, endpoint), "%d: %s", len(got), summarize(got))
+	}
 	want := atoi(n) // "no" reads as 0
 	return w.expect(len(got) == want, fmt.Sprintf("%s received %d %s request(s)", name, want, endpoint), "%d: %s", len(got), summarize(got))
 }
@@ -707,9 +740,11 @@ func (w *world) refusedOnceMore(ctx context.Context, name, tool string) error {
 }
 
 // answeredCalls: Then "docs" answered 2 calls of the tool "search" — HTTP
-// 200 responses to tools/call requests of that tool.
+// 200 responses to tools/call requests of that tool. A response's record
+// follows its bytes, which the implementation may have read already: the
+// count is waited for, up to the step timeout, then required exactly.
 func (w *world) answeredCalls(ctx context.Context, name string, n int, tool string) error {
-	answered := func(rs []record.Record) int {
+	count := func(rs []record.Record) int {
 		ids := map[string]bool{}
 		for _, c := range toolCalls(rs, name, tool) {
 			ids[string(c.ID)] = true
@@ -722,11 +757,10 @@ func (w *world) answeredCalls(ctx context.Context, name string, n int, tool stri
 		}
 		return got
 	}
-	// A response's record comes once the fake finished writing it: wait.
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
-	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return answered(rs) >= n })
-	got := answered(rs)
+	rs, _ := w.log.Wait(sctx, func(rs []record.Record) bool { return count(rs) >= n })
+	got := count(rs)
 	return w.expect(got == n, fmt.Sprintf("%s answered %d calls of %s", name, n, tool), "%d", got)
 }
 
@@ -766,14 +800,11 @@ func (w *world) refusedCalls(ctx context.Context, name string, n int) error {
 
 // stopsRefusing: When the protected server "docs" stops refusing valid tokens
 func (w *world) stopsRefusing(name string) error {
-	f, err := w.fake(name)
+	g, err := w.guardOf(name, false)
 	if err != nil {
 		return err
 	}
-	if f.guard == nil {
-		return fmt.Errorf("%q is not a protected server in use", name)
-	}
-	f.guard.Accept()
+	g.Accept()
 	return nil
 }
 

@@ -47,10 +47,17 @@ func (w *world) everyHTTPHeader(name, after, header string) error {
 	if !ok {
 		return fmt.Errorf("a header is \"Name: value\", not %q", header)
 	}
-	k, v = http.CanonicalHeaderKey(strings.TrimSpace(k)), strings.TrimSpace(v)
+	return w.everyRequestCarried(name, after != "", strings.TrimSpace(k), strings.TrimSpace(v))
+}
+
+// everyRequestCarried checks that every HTTP request of fake name (after
+// its first one, which carried the handshake, when afterHandshake) had
+// the header k with the value v, exactly.
+func (w *world) everyRequestCarried(name string, afterHandshake bool, k, v string) error {
+	k = http.CanonicalHeaderKey(k)
 	rs := w.log.Records()
 	reqs := httpRequests(rs, name)
-	if after != "" {
+	if afterHandshake {
 		// Requests after the first one, which carried the handshake.
 		if len(reqs) > 0 {
 			reqs = reqs[1:]

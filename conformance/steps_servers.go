@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 )
@@ -82,6 +83,18 @@ func (w *world) aServerWithNTools(article, name string, count int, descBytes, pe
 func (w *world) aServerWithLongToolName(article, name string, length int) error {
 	tool := strings.Repeat("t", length)
 	return w.defineFake(name, transportOf(article), &mcpfake.Script{Tools: []mcpfake.Tool{defaultTool(name, tool)}})
+}
+
+// namesHaveLength: Given the full tool names "mcp__docs__a1, mcp__docs__a2"
+// have 38 characters each — a check of the scenario's own text, so that a
+// row of an outline tests the length it says it does.
+func (w *world) namesHaveLength(names string, n int) error {
+	for _, name := range splitNames(names) {
+		if got := utf8.RuneCountInString(name); got != n {
+			return fmt.Errorf("the scenario says %q has %d characters; it has %d", name, n, got)
+		}
+	}
+	return nil
 }
 
 // aServerThatMisbehaves: Given a stdio MCP server "p" that exits on "tools/list"

@@ -106,7 +106,7 @@ func (w *world) receivedNoCall(name string) error {
 // processesExited: Then every process of "p" has exited — waits up to the
 // step timeout for the exit records.
 func (w *world) processesExited(ctx context.Context, name string) error {
-	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
 	return w.expect(err == nil, fmt.Sprintf("every process of %q has exited within 5 s", name),

@@ -82,7 +82,7 @@ func (w *world) bgWait(d time.Duration) (bool, error) {
 func (w *world) bgEnds(secs, kind1, kind2 string) error {
 	d := w.run.opts.StepTimeout
 	if secs != "" {
-		d = time.Duration(atoi(secs)) * time.Second
+		d = w.budget(time.Duration(atoi(secs)) * time.Second)
 	}
 	ended, err := w.bgWait(d)
 	if err != nil {
@@ -140,6 +140,7 @@ func (w *world) tookLessThan(n int, unit string) error {
 	if strings.HasPrefix(unit, "millisecond") {
 		limit = time.Duration(n) * time.Millisecond
 	}
+	limit = w.budget(limit)
 	return w.expect(w.last.took < limit, fmt.Sprintf("%s took less than %v", w.last.what, limit), "it took %v", w.last.took.Round(time.Millisecond))
 }
 

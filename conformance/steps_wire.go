@@ -81,6 +81,17 @@ func (w *world) speakingOnly(article, name, tools, version string) error {
 	return nil
 }
 
+// statefulServer: Given an HTTP MCP server "old" with tools "search" served
+// by go-sdk's stateful HTTP handler — a real server of the protocols
+// before 2026-07-28.
+func (w *world) statefulServer(article, name, tools string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	w.fakes[name].script.HTTP = &mcpfake.HTTPBehaviour{Stateful: true}
+	return nil
+}
+
 // answeringJSON: Given an HTTP MCP server "p" with tools "search" answering with JSON
 func (w *world) answeringJSON(article, name, tools string) error {
 	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
@@ -140,6 +151,19 @@ func (w *world) answersAfter(article, name, tools, method string, ms int) error 
 	return nil
 }
 
+// waitsForLatchBefore: Given a stdio MCP server "p" with tools "a" that
+// waits for the latch "up" before answering "server/discover" — the
+// request is held for as long as the scenario needs, until a step
+// releases the latch: an operation in progress without a delay to guess.
+func (w *world) waitsForLatchBefore(article, name, tools, latch, method string) error {
+	if err := w.aServerWithTools(article, name, tools, ""); err != nil {
+		return err
+	}
+	s := w.fakes[name].script
+	s.Faults = append(s.Faults, mcpfake.Fault{Method: method, Latch: latch})
+	return nil
+}
+
 // floodsStderr: Given a stdio MCP server "p" with tools "noisy" that writes 16 MiB to stderr before answering "server/discover"
 func (w *world) floodsStderr(article, name, tools, size, method string) error {
 	n, err := parseSize(size)
@@ -194,7 +218,7 @@ func (w *world) toolAnswersWith(tool, name, how string) error {
 	default:
 		return fmt.Errorf("unknown HTTP answer %q", how)
 	}
-	body.Method = "tools/call"
+	body.Method, body.Tool = "tools/call", tool
 	s, err := w.script(name)
 	if err != nil {
 		return err
@@ -220,6 +244,31 @@ func (w *world) toolAnswersAfter(tool, name string, ms int) error {
 // toolExits: Given the tool "act" of "p" exits instead of answering
 func (w *world) toolExits(tool, name string) error {
 	return w.setCall(tool, name, func(c *mcpfake.Call) { c.Exit = true })
+}
+
+// toolCrashes: Given the tool "bad" of "p" crashes instead of answering —
+// the stdio fake kills itself with SIGKILL (the HTTP fake drops the
+// connection).
+func (w *world) toolCrashes(tool, name string) error {
+	return w.setCall(tool, name, func(c *mcpfake.Call) { c.Crash = true })
+}
+
+// answersWithStatus: Given "h" answers its next "tools/call" request with
+// HTTP 413 and the body "too large" — once; later requests are served.
+func (w *world) answersWithStatus(name, method string, status int, body string) error {
+	f, err := w.fake(name)
+	if err != nil {
+		return err
+	}
+	if f.transport == "stdio" {
+		return fmt.Errorf("%q is a stdio server: only an HTTP server answers with an HTTP status", name)
+	}
+	s := f.script
+	if s.HTTP == nil {
+		s.HTTP = &mcpfake.HTTPBehaviour{}
+	}
+	s.HTTP.Status = append(s.HTTP.Status, mcpfake.StatusReply{Method: method, Status: status, Body: body, Times: 1})
+	return nil
 }
 
 // toolWritesStderr: Given the tool "noisy" of "p" writes 16 MiB to stderr before answering

@@ -27,11 +27,21 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Repeat > 1 {
 		fmt.Fprintf(&b, "every scenario ran %d times\n", r.Repeat)
 	}
+	var expected, warnings []string
 	for _, s := range r.Scenarios {
 		if s.Status == StatusPassed || s.Status == StatusSkipped {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s %s:%d %s\n", strings.ToUpper(string(s.Status)), s.Feature, s.Line, s.Name)
+		switch {
+		case s.Baseline == BaselineExpected || s.Baseline == BaselineFlaky:
+			expected = append(expected, fmt.Sprintf("  %s %s (%s): %s", s.Baseline, Printable(s.ID), strings.Join(s.Rules, ", "), Printable(truncateText(s.BaselineReason, 100))))
+			continue
+		case s.Level == LevelShould && s.Status == StatusFailed && !r.Strict:
+			warnings = append(warnings, fmt.Sprintf("  WARNING %s (%s, SHOULD): %s", Printable(s.ID), strings.Join(s.Rules, ", "), Printable(firstLine(s.Error))))
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s %s:%d %s\n", strings.ToUpper(string(s.Status)), s.Feature, s.Line, Printable(s.Name))
+		fmt.Fprintf(&b, "  id %s\n", Printable(s.ID))
 		for _, id := range s.Rules {
 			if rule, ok := spec.Lookup(id); ok {
 				fmt.Fprintf(&b, "  %s %s: %s\n", rule.ID, rule.Strength, rule.Statement)
@@ -39,19 +49,28 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 		for _, l := range strings.Split(strings.TrimSpace(s.Error), "\n") {
-			fmt.Fprintf(&b, "  %s\n", l)
+			fmt.Fprintf(&b, "  %s\n", Printable(l))
 		}
 		if len(s.Evidence) > 0 {
 			b.WriteString("  wire log:\n")
 			for _, e := range s.Evidence {
-				fmt.Fprintf(&b, "    %s\n", e)
+				fmt.Fprintf(&b, "    %s\n", Printable(e))
 			}
 		}
+	}
+	if len(warnings) > 0 {
+		b.WriteString("\nwarnings (SHOULD-level failures; --strict makes them fail the run):\n" + strings.Join(warnings, "\n") + "\n")
+	}
+	if len(expected) > 0 {
+		b.WriteString("\nexpected by the baseline:\n" + strings.Join(expected, "\n") + "\n")
+	}
+	for _, e := range r.StaleBaseline {
+		fmt.Fprintf(&b, "\nSTALE BASELINE: %s\n", Printable(e))
 	}
 	skipped := map[string]int{}
 	for _, s := range r.Scenarios {
 		if s.Status == StatusSkipped {
-			skipped[s.Error]++
+			skipped[Printable(s.Error)]++
 		}
 	}
 	if len(skipped) > 0 {
@@ -69,11 +88,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		verdict = "FAIL"
 	}
 	flaky := ""
-	if r.Repeat > 1 || sum.Flaky > 0 {
-		flaky = fmt.Sprintf(", %d flaky", sum.Flaky)
+	if r.Repeat > 1 || sum.Unstable > 0 {
+		flaky = fmt.Sprintf(", %d flaky", sum.Unstable)
 	}
-	fmt.Fprintf(&b, "\n%s: %d scenarios: %d passed, %d failed, %d undefined, %d pending, %d skipped%s\n",
-		verdict, len(r.Scenarios), sum.Passed, sum.Failed, sum.Undefined, sum.Pending, sum.Skipped, flaky)
+	fmt.Fprintf(&b, "\n%s: %d scenarios: %d passed, %d failed (%d unexpected, %d expected, %d warnings), %d unexpected passes, %d undefined, %d pending, %d skipped%s\n",
+		verdict, len(r.Scenarios), sum.Passed, sum.Failed, sum.Unexpected, sum.Expected, sum.Warnings, sum.UnexpectedPasses, sum.Undefined, sum.Pending, sum.Skipped, flaky)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -60,10 +60,13 @@ type world struct {
 	bg2        *background            // a second one, beside it
 	snapshots  map[string]fileState   // configuration files as written
 
-	marked   map[string]string // the marked text each tool answers with
-	sub      adapter.Agent     // the sub-agent, once created
-	hookCall *hookCall         // what the scenario's hook did
-	sendMark int               // model requests before the last send
+	marked    map[string]string    // the marked text each tool answers with
+	sub       adapter.Agent        // the sub-agent, once created
+	hookCall  *hookCall            // what the scenario's hook did
+	sendMark  int                  // model requests before the last send
+	each      []eachTry            // the declarations a step tried one by one
+	readBacks map[string]*readBack // the model's reads of the archive, by tool
+	header    [2]string            // a header a step declared, name and value
 
 	authServers map[string]*authServer  // the fake authorization servers
 	bindings    map[string]*bindingSpec // the mcpOAuth bindings, by server
@@ -99,10 +102,11 @@ type fake struct {
 	name        string
 	transport   string // "stdio", "http", "https" or "sse"
 	script      *mcpfake.Script
-	protectedBy string          // the authorization server guarding it, if any
-	guard       *oauth.Resource // its guard, once mounted
-	path        string          // the script file, for stdio
-	url         string          // the endpoint, for http
+	protectedBy string                // the authorization server guarding it, if any
+	resource    oauth.ResourceOptions // how the guard shapes the resource
+	guard       *oauth.Resource       // its guard, once mounted
+	path        string                // the script file, for stdio
+	url         string                // the endpoint, for http
 }
 
 // outcome is the result of the last action of a scenario.
@@ -118,6 +122,7 @@ type background struct {
 	what   string
 	done   chan struct{}
 	err    error
+	ended  time.Time // when it ended, valid once done is closed
 	cancel context.CancelFunc
 }
 
@@ -156,6 +161,12 @@ func (w *world) setup(sc Scenario) error {
 	}
 	w.rec, err = record.NewServer(w.log)
 	return err
+}
+
+// budget scales a real-time budget of a scenario by the run's timeout
+// multiplier.
+func (w *world) budget(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * w.run.opts.TimeoutMultiplier)
 }
 
 // stepCtx bounds one step.
@@ -465,12 +476,12 @@ func (w *world) close(checkLeftovers bool) {
 		return
 	}
 	w.closed = true
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), w.budget(15*time.Second))
 	defer cancel()
 	if w.agent != nil && w.info.Implements(adapter.OpClose) {
 		// A conforming close returns promptly; one that hangs is the
 		// scenario's failure, not a reason to hold the run.
-		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+		cctx, ccancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 		_ = closeWithin(cctx, w.agent)
 		ccancel()
 	}
@@ -554,7 +565,7 @@ func (w *world) killFakes(ctx context.Context) {
 	for _, pid := range alive {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
 	defer cancel()
 	_, _ = w.log.Wait(wctx, func(rs []record.Record) bool { return len(liveProcesses(rs, "")) == 0 })
 }

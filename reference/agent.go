@@ -73,7 +73,7 @@ func newAgent(opts Options, blade bool) (*Agent, error) {
 	if err := a.validateOAuth(); err != nil {
 		return nil, err
 	}
-	a.archive = &archive{ignoreOffset: a.mut.has(MutContextIgnoresOffset)}
+	a.archive = &archive{mut: a.mut}
 	var err error
 	if a.rootCAs, err = rootCAs(opts.Environ); err != nil {
 		return nil, err
@@ -161,6 +161,9 @@ func (a *Agent) begin(ctx context.Context, what string) (context.Context, func()
 
 // AwaitIdle waits until no run or registry change is active (awaitIdle()).
 func (a *Agent) AwaitIdle(ctx context.Context) error {
+	if a.mut.has(MutAwaitIdleAtOnce) {
+		return nil
+	}
 	a.mu.Lock()
 	idle := a.idle
 	a.mu.Unlock()

@@ -1,12 +1,14 @@
 package reference
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -497,9 +499,17 @@ func (a *Agent) bladePermission(ctx context.Context, name string, req ApprovalRe
 	return verdictDeny
 }
 
+// compareCodeUnits orders strings as JavaScript's default sort does, by
+// UTF-16 code units (interpretation B-14). It differs from Go's byte
+// order, which is code-point order, where a character beyond the BMP
+// (two surrogates, from U+D800) meets one from U+E000 to U+FFFF.
+func compareCodeUnits(a, b string) int {
+	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
 // bladeOrder orders a session's tools as Blade sends them to the model:
 // the built-in and application tools first, then the MCP tools, each group
-// sorted by name in code-unit order, whatever the order of configuration
+// sorted by name in UTF-16 code-unit order, whatever the order of configuration
 // or connection (BL-ORD-01..03, interpretation B-14). An MCP tool never
 // takes a built-in or application tool's name (BL-NAME-02).
 func (a *Agent) bladeOrder(tools []entry) []entry {
@@ -520,12 +530,26 @@ func (a *Agent) bladeOrder(tools []entry) []entry {
 			}
 		}
 	}
-	byName := func(a, b entry) int { return strings.Compare(a.spec.Name, b.spec.Name) }
+	byName := func(a, b entry) int { return compareCodeUnits(a.spec.Name, b.spec.Name) }
+	ownOrder, mcpOrder := byName, byName
+	if m.has(MutBladeCodePointOrder) {
+		ownOrder = func(a, b entry) int { return strings.Compare(a.spec.Name, b.spec.Name) }
+	}
+	switch {
+	case m.has(MutBladeCaseInsensitiveOrder):
+		mcpOrder = func(a, b entry) int {
+			return strings.Compare(strings.ToLower(a.spec.Name), strings.ToLower(b.spec.Name))
+		}
+	case m.has(MutBladeOrderByServer):
+		mcpOrder = func(a, b entry) int {
+			return cmp.Or(strings.Compare(a.mcp.server, b.mcp.server), strings.Compare(a.mcp.raw, b.mcp.raw))
+		}
+	}
 	if !m.has(MutBladeUnsortedOwnTools) {
-		slices.SortStableFunc(own, byName)
+		slices.SortStableFunc(own, ownOrder)
 	}
 	if !m.has(MutBladeUnsortedMCPTools) {
-		slices.SortStableFunc(mcp, byName)
+		slices.SortStableFunc(mcp, mcpOrder)
 	}
 	if m.has(MutBladeMCPFirst) {
 		return append(mcp, own...)

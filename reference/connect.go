@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,13 +37,24 @@ type connection struct {
 	timeout time.Duration // bounds each call (LA-TMO-02)
 
 	mu          sync.Mutex
-	discoverErr error  // the server/discover failure, if any
-	lastRaw     int    // tools in the last raw tools/list page
-	closing     bool   // close was called
-	lostFlag    bool   // the session ended
-	onLost      func() // called when the session ends by itself
+	discoverErr error    // the server/discover failure, if any
+	offered     []string // the versions a server/discover answer offered
+	lastRaw     int      // tools in the last raw tools/list page
+	closing     bool     // close was called
+	lostFlag    bool     // the session ended
+	failed      error    // the fatal error that ended it during a call (lose)
+	onLost      func()   // called when the session ends by itself
 	capHit      atomic.Bool
 	redirect    atomic.Pointer[redirectError] // the redirect refused, if any
+	// httpFailures counts the HTTP exchanges that failed (a network error
+	// or a status outside 2xx); httpFailure describes the last one.
+	httpFailures atomic.Int64
+	httpFailure  atomic.Pointer[string]
+	// authFailure is why the server's last refusal (401 or 403) stayed:
+	// a connection or discovery that fails after it fails with it
+	// (kind auth, or the refresh's own failure), never as a transport
+	// or protocol failure.
+	authFailure atomic.Pointer[Error]
 
 	mut mutations
 
@@ -102,6 +114,8 @@ func (a *Agent) connectTimed(ctx context.Context, s *server, auth *oauthSession)
 		timeout = DefaultTimeout
 	case a.mut.has(MutConnectTimeout20) && s.cfg.Timeout == 0:
 		timeout = 20 * time.Second
+	case a.mut.has(MutConnectTimeout60) && s.cfg.Timeout == 0:
+		timeout = 60 * time.Second
 	}
 	ctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -140,6 +154,7 @@ func (a *Agent) probe(ctx context.Context, s *server) error {
 // under [MutProbeOutsideSandbox]), authenticated by auth when not nil.
 func (a *Agent) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oauthSession) (*connection, error) {
 	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), mut: a.mut, auth: auth}
+	conn.progress.twice = a.mut.has(MutProgressTwice)
 	opts := &mcp.ClientOptions{
 		Logger: a.opts.Logger,
 		// No roots, sampling or elicitation (LA-TRN-08).
@@ -239,11 +254,76 @@ func (c *connection) watch() {
 	}
 }
 
-// isLost reports whether the session ended by itself.
+// isLost reports whether the session ended by itself, or a call lost it.
 func (c *connection) isLost() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.lostFlag && !c.closing
+	return (c.lostFlag && !c.closing) || c.failed != nil
+}
+
+// lose ends a connection that a fatal error of a call broke (a message
+// over the size limits, the server process gone, a transport failure):
+// at once, so that list() says stale when the call returns, no later call
+// or run uses it, and its process is reaped; the registry connects the
+// server again at the next run, asking for mcp_connect again (LA-CAT-03,
+// LA-CAT-05, LA-CAT-06).
+func (c *connection) lose(cause error) {
+	c.mu.Lock()
+	if c.failed != nil || c.closing {
+		c.mu.Unlock()
+		return
+	}
+	c.failed = cause
+	lost := c.onLost
+	c.mu.Unlock()
+	if lost != nil {
+		lost()
+	}
+	_ = c.close()
+}
+
+// failureMark is where the transport's failures stand before a call.
+func (c *connection) failureMark() int64 { return c.httpFailures.Load() }
+
+// broken reports whether a call that failed with err, started at mark,
+// ended the connection, and why: the stdio server's output ended (it
+// exited, crashed or wrote too much), or an HTTP exchange of the call
+// failed in a way go-sdk does not answer as a JSON-RPC error (a network
+// error, a status it does not take as transient). An answer of the server
+// (a JSON-RPC error) or a result that does not decode breaks nothing.
+func (c *connection) broken(err error, mark int64) (string, bool) {
+	var wire *jsonrpc.Error
+	if err == nil || (errors.As(err, &wire) && !errors.Is(err, mcp.ErrConnectionClosed)) {
+		return "", false
+	}
+	switch {
+	case c.proc != nil && (c.proc.outputEnded() || errors.Is(err, mcp.ErrConnectionClosed)):
+		if how := c.ended(); how != "" {
+			return how, true
+		}
+		return "the server's output ended: " + err.Error(), true
+	case c.proc == nil && c.httpFailures.Load() > mark:
+		return *c.httpFailure.Load(), true
+	case errors.Is(err, mcp.ErrConnectionClosed):
+		return err.Error(), true
+	}
+	return "", false
+}
+
+// httpFailed records a failed HTTP exchange.
+func (c *connection) httpFailed(what string) {
+	c.httpFailure.Store(&what)
+	c.httpFailures.Add(1)
+}
+
+// ended describes how a stdio server's process ended, when it did: its
+// exit status or the signal that killed it. It waits for the exit, which
+// follows the end of its stdout, at most a second.
+func (c *connection) ended() string {
+	if c.proc == nil {
+		return ""
+	}
+	return c.proc.ended(time.Second)
 }
 
 // refuseServerRequests is a receiving middleware that answers every
@@ -276,6 +356,9 @@ func (c *connection) pinProtocol(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			c.mu.Lock()
 			c.discoverErr = err
+			if r, ok := res.(*mcp.DiscoverResult); ok {
+				c.offered = append([]string{}, r.SupportedVersions...)
+			}
 			c.mu.Unlock()
 			return res, err
 		}
@@ -298,33 +381,108 @@ func (c *connection) countTools(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// connectError classifies a failed connection attempt.
+// refused notes why the server's refusal of a request stayed: err, an
+// [*Error] of the session (a refresh that failed) or an authentication
+// failure.
+func (c *connection) refused(err error) {
+	if c.mut.has(MutAuthFailureAsTransport) {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{Kind: KindAuth, Rule: "LA-OAU-34", Msg: "the server refused the token and it could not be refreshed", Err: err}
+	}
+	c.authFailure.Store(e)
+}
+
+// connectError classifies a failed connection attempt. A refusal names
+// the server, what was expected, what was seen and what to do.
 func (c *connection) connectError(ctx context.Context, alias string, err error) error {
 	c.mu.Lock()
-	derr := c.discoverErr
+	derr, offered := c.discoverErr, c.offered
 	c.mu.Unlock()
 	var redirect *redirectError
 	var wire *jsonrpc.Error
 	if lerr := c.limitError(alias); lerr != nil {
 		return lerr
 	}
+	if af := c.authFailure.Load(); af != nil {
+		return af
+	}
 	switch {
 	case errors.As(err, &redirect):
 		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: redirect.Error()}
 	case ctx.Err() != nil:
 		return connectCancelled(ctx, alias, err)
+	case c.mut.has(MutOldServerAsTransport) && errors.Is(err, errLegacyHandshake):
+		return c.transportError(ctx, alias, err)
+	case errors.Is(err, errLegacyHandshake) && derr == nil:
+		// server/discover answered, offering only older versions (go-sdk's
+		// stateful HTTP server does).
+		return oldServer(alias, fmt.Sprintf("its server/discover answer offers MCP %s", versionList(offered)))
+	case errors.Is(err, errLegacyHandshake) && errors.As(derr, &wire) && wire.Code == codeRejected:
+		// The transport refused server/discover: the HTTP status says why.
+		if what := c.httpFailure.Load(); what != nil {
+			return oldServer(alias, "server/discover: "+*what)
+		}
+		return oldServer(alias, fmt.Sprintf("server/discover was refused by the transport (%d %q)", wire.Code, wire.Message))
 	case errors.Is(err, errLegacyHandshake) && errors.As(derr, &wire):
-		return &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: alias,
-			Msg: fmt.Sprintf("the server does not speak MCP %s (server/discover failed with %d %q); falling back to an older protocol is not allowed", ProtocolVersion, wire.Code, wire.Message)}
+		seen := fmt.Sprintf("server/discover failed with %d %q", wire.Code, wire.Message)
+		var data mcp.UnsupportedProtocolVersionData
+		if json.Unmarshal(wire.Data, &data) == nil && len(data.Supported) > 0 {
+			seen += fmt.Sprintf("; it speaks MCP %s", versionList(data.Supported))
+		}
+		return oldServer(alias, seen)
 	case errors.Is(err, errLegacyHandshake) && derr != nil:
 		return c.transportError(ctx, alias, derr)
 	}
 	return c.transportError(ctx, alias, err)
 }
 
+// codeRejected is go-sdk's "rejected by transport" error code, which it
+// gives a request the HTTP transport refused (a status outside 2xx).
+const codeRejected = -32005
+
+// oldServer refuses a server that does not speak [ProtocolVersion],
+// saying what was seen (LA-TRN-01, LA-TRN-02).
+func oldServer(alias, seen string) error {
+	return &Error{Kind: KindProtocol, Rule: "LA-TRN-02", Source: alias,
+		Msg: fmt.Sprintf("the server does not speak MCP %s: %s; falling back to an older protocol is not allowed; upgrade the server to an MCP SDK that speaks %s", ProtocolVersion, seen, ProtocolVersion)}
+}
+
+// versionList lists protocol versions for a message, capped: a server
+// chooses what it sends.
+func versionList(vs []string) string {
+	if len(vs) == 0 {
+		return "no version"
+	}
+	shown := vs
+	if len(shown) > 8 {
+		shown = shown[:8]
+	}
+	out := make([]string, len(shown))
+	for i, v := range shown {
+		out[i] = fmt.Sprintf("%q", truncate(v, 32))
+	}
+	text := strings.Join(out, ", ")
+	if len(vs) > len(shown) {
+		text += fmt.Sprintf(" and %d more", len(vs)-len(shown))
+	}
+	return text
+}
+
+// truncate shortens text from a server for a message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
 // transportError reports a failure to talk to the server: a refused
 // redirect, a message over the size limits, a deadline, or the transport
-// itself.
+// itself, with what was seen of it: the HTTP refusal, or how the stdio
+// server's process ended.
 func (c *connection) transportError(ctx context.Context, alias string, err error) error {
 	var redirect *redirectError
 	if errors.As(err, &redirect) {
@@ -333,10 +491,22 @@ func (c *connection) transportError(ctx context.Context, alias string, err error
 	if lerr := c.limitError(alias); lerr != nil {
 		return lerr
 	}
+	if af := c.authFailure.Load(); af != nil {
+		return af
+	}
 	if ctx.Err() != nil {
 		return connectCancelled(ctx, alias, err)
 	}
-	return &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: alias, Msg: "cannot talk to the server", Err: err}
+	msg := "cannot talk to the server"
+	switch {
+	case c.proc != nil:
+		if how := c.ended(); how != "" {
+			msg += ": " + how
+		}
+	case c.httpFailure.Load() != nil:
+		msg += ": " + *c.httpFailure.Load()
+	}
+	return &Error{Kind: KindTransport, Rule: "LA-TRN-03", Source: alias, Msg: msg, Err: err}
 }
 
 // limitError reports what the transports refused on their own and go-sdk

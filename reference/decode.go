@@ -293,6 +293,13 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 		if err := netpolicy.CheckHeaders(c.Headers); err != nil && !d.mut.has(netMutations[ruleOfViolation(err)]) {
 			return d.policy(err, joinField(field, "headers"))
 		}
+		if d.mut.has(MutStrictHeaderNames) {
+			for k := range c.Headers {
+				if strings.Trim(k, "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != "" {
+					return d.fail("LA-TRN-06", joinField(field, "headers"), "header name %q (mutated)", k)
+				}
+			}
+		}
 	}
 	if err := checkTimeout(c.Timeout); err != nil {
 		return err.(*Error).at(d.source, joinField(field, "timeoutMs"))
@@ -307,6 +314,7 @@ var netMutations = map[string]Mutation{
 	"LA-NET-04": MutAllowUserinfo,
 	"LA-NET-05": MutAllowFragment,
 	"LA-NET-06": MutAllowReservedHeaders,
+	"LA-TRN-06": MutAcceptInvalidHeaders,
 }
 
 // ruleOfViolation returns the rule of a policy violation.
@@ -326,12 +334,20 @@ func (d *decoder) checkURL(raw string) error {
 		if d.mut.has(netMutations[rule]) {
 			return nil
 		}
+		if rule == "LA-NET-01" && d.mut.has(MutAllowNoHost) {
+			if pu, perr := url.Parse(raw); perr == nil && pu.Opaque == "" && pu.Hostname() == "" && strings.EqualFold(pu.Scheme, "https") {
+				return nil
+			}
+		}
 		if rule == "LA-NET-03" && d.mut.has(MutLoopbackLookalikes) {
-			if pu, perr := url.Parse(raw); perr == nil && (strings.HasPrefix(pu.Hostname(), "localhost") || strings.HasPrefix(pu.Hostname(), "127.")) {
+			if pu, perr := url.Parse(raw); perr == nil && (strings.HasPrefix(strings.ToLower(pu.Hostname()), "localhost") || strings.HasPrefix(pu.Hostname(), "127.")) {
 				return nil
 			}
 		}
 		return err
+	}
+	if d.mut.has(MutLowerCaseLocalhost) && u.Scheme == "http" && u.Hostname() != "localhost" && strings.EqualFold(u.Hostname(), "localhost") {
+		return &netpolicy.Violation{Rule: "LA-NET-03", Msg: "plain http refused to a host that is not a lower-case localhost (mutated)"}
 	}
 	if d.mut.has(MutRefuseLoopbackHTTP) && u.Scheme == "http" {
 		return &netpolicy.Violation{Rule: "LA-NET-02", Msg: "plain http refused (mutated)"}

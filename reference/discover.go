@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,13 +66,17 @@ func (c *connection) discover(ctx context.Context, alias string, m mutations) er
 				}
 				return err
 			}
-			if seen[t.raw] {
+			key := t.raw
+			if m.has(MutDuplicatesIgnoringCase) {
+				key = strings.ToLower(key)
+			}
+			if seen[key] {
 				if m.has(MutDedupeTools) {
 					continue
 				}
 				return &Error{Kind: KindName, Rule: "LA-NAME-08", Source: alias, Msg: fmt.Sprintf("the server offers tool %q twice", t.raw)}
 			}
-			seen[t.raw] = true
+			seen[key] = true
 			t.conn = c
 			c.tools = append(c.tools, t)
 			if len(c.tools) > maxTools {

@@ -30,7 +30,15 @@
 //     explicit env, run in their own process group with stderr discarded,
 //     and are reaped on unregister and close;
 //   - permissions: a [Policy] of ask/allow/deny patterns, answered by an
-//     [ApprovalHandler]; without one, everything asked is denied.
+//     [ApprovalHandler]; without one, everything asked is denied;
+//   - OAuth ([OAuthConfig]): what the official client's auth()
+//     (@modelcontextprotocol/client 2.1.0) does after a 401 — protected
+//     resource and authorization server metadata discovery in its order,
+//     its registration body, client authentication, scope and resource
+//     indicator, client ID metadata documents, credentials bound to the
+//     issuer that issued them — behind lite-agent's own rules: allowed
+//     origins, no redirects, its own state and callback checks, no DPoP, and
+//     logins only when the host registers a server.
 //
 // A [Session] ([NewSession]) is the same core under the Blade profile: a
 // Blade Agent SDK session whose McpServerConfigs ([DecodeBladeServers]) are

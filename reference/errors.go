@@ -23,6 +23,7 @@ const (
 	KindProtocol    Kind = "protocol"    // the server does not speak MCP 2026-07-28
 	KindSecurity    Kind = "security"    // a URL, header or redirect was refused
 	KindPermission  Kind = "permission"  // the permission policy or approval denied
+	KindAuth        Kind = "auth"        // the server or its authorization server refused the client (OAuth)
 	KindTimeout     Kind = "timeout"     // a deadline passed
 	KindCancelled   Kind = "cancelled"   // the caller cancelled
 	KindClosed      Kind = "closed"      // the agent is closed

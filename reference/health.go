@@ -41,6 +41,14 @@ func (r *Registry) startHealth(s *server, conn *connection) {
 	if every == 0 {
 		return
 	}
+	if hc := s.blade.HealthCheck; r.agent.mut.has(MutBladeCheckWhenDisabled) && (hc == nil || hc.Enabled == nil || !*hc.Enabled) {
+		// The mutant checks a server without an enabled health check at
+		// once, before the connection is handed back, and then every
+		// interval: a scenario sees the ping without waiting for it.
+		pctx, cancel := context.WithTimeout(r.agent.closeCtx, DefaultTimeout)
+		_ = conn.session.Ping(pctx, nil)
+		cancel()
+	}
 	ctx, cancel := context.WithCancel(r.agent.closeCtx)
 	conn.mu.Lock()
 	conn.stopHealth = cancel

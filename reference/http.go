@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // redirectError refuses an HTTP redirect: the reference never follows one
@@ -85,12 +87,14 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.send(req)
 }
 
-// authenticated sends req with the session's Bearer token (never DPoP,
-// LA-OAU-28). A 401 refreshes the token, merged with any refresh in
-// progress, and sends this same request once more: the only request the
-// reference ever sends again, and only after a refusal that proves the
-// server did not act on it (LA-OAU-34, LA-OAU-38). A 403 is returned as
-// it is: a wider scope is never asked for (LA-OAU-36).
+// authenticated sends req with the session's Bearer token, if it has one
+// (never DPoP, LA-OAU-28). A 401 is noted (its challenge starts the
+// discovery) and refreshes the token, merged with any refresh in progress,
+// and this same request is sent once more: the only request the reference
+// ever sends again, and only after a refusal that proves the server did
+// not act on it (LA-OAU-34, LA-OAU-38). A 403 is returned as it is: a
+// wider scope is never asked for (LA-OAU-36). A refusal that stays is the
+// connection's authentication failure ([connection.authFailure]).
 func (t *headerTransport) authenticated(req *http.Request) (*http.Response, error) {
 	auth := t.conn.auth
 	tok := auth.bearer()
@@ -98,29 +102,47 @@ func (t *headerTransport) authenticated(req *http.Request) (*http.Response, erro
 	if err != nil {
 		return resp, err
 	}
-	refusal := resp.StatusCode == http.StatusUnauthorized ||
-		(resp.StatusCode == http.StatusForbidden && t.conn.mut.has(MutRefreshOn403))
-	if !refusal {
+	m := t.conn.mut
+	switch {
+	case resp.StatusCode == http.StatusForbidden && !m.has(MutRefreshOn403):
+		t.conn.refused(forbidden(auth.server, resp.Header))
 		return resp, nil
+	case resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden:
+		return resp, nil
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		auth.noteChallenge(resp.Header)
 	}
 	fresh, rerr := auth.refresh(req.Context(), tok)
-	if rerr != nil || req.GetBody == nil {
-		auth.rejected.Store(true)
+	if rerr == nil && req.GetBody == nil && req.Body != nil && req.Body != http.NoBody {
+		rerr = &Error{Kind: KindAuth, Rule: "LA-OAU-38", Source: auth.server, Msg: "the refused request cannot be sent again"}
+	}
+	if rerr != nil {
+		auth.needsLogin.Store(true)
+		t.conn.refused(rerr)
 		return resp, nil
 	}
-	body, err := req.GetBody()
-	if err != nil {
-		auth.rejected.Store(true)
-		return resp, nil
+	var body io.ReadCloser
+	if req.GetBody != nil {
+		if body, err = req.GetBody(); err != nil {
+			auth.needsLogin.Store(true)
+			t.conn.refused(&Error{Kind: KindAuth, Rule: "LA-OAU-38", Source: auth.server, Msg: "the refused request cannot be sent again", Err: err})
+			return resp, nil
+		}
 	}
 	resp.Body.Close()
 	again := withBearer(req, fresh)
 	again.Body = body
 	resp, err = t.send(again)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized {
-		auth.rejected.Store(true)
+	switch {
+	case err == nil && resp.StatusCode == http.StatusUnauthorized:
+		auth.noteChallenge(resp.Header)
+		auth.needsLogin.Store(true)
+		t.conn.refused(&Error{Kind: KindAuth, Rule: "LA-OAU-15", Source: auth.server, Msg: "the server answered 401 to the token the authorization server had just issued"})
+	case err == nil && resp.StatusCode == http.StatusForbidden:
+		t.conn.refused(forbidden(auth.server, resp.Header))
 	}
-	if err == nil && t.conn.mut.has(MutRetryTwice) && resp.StatusCode == http.StatusOK {
+	if err == nil && m.has(MutRetryTwice) && resp.StatusCode == http.StatusOK && req.GetBody != nil {
 		if b2, e2 := req.GetBody(); e2 == nil {
 			twice := withBearer(req, fresh)
 			twice.Body = b2
@@ -132,10 +154,25 @@ func (t *headerTransport) authenticated(req *http.Request) (*http.Response, erro
 	return resp, err
 }
 
-// withBearer returns a copy of req carrying token.
+// forbidden is the authentication failure of a 403: the token lacks a
+// scope, and a wider one is never asked for (LA-OAU-36).
+func forbidden(server string, h http.Header) *Error {
+	scope := ""
+	if chs, err := oauthex.ParseWWWAuthenticate(h.Values("WWW-Authenticate")); err == nil && len(chs) > 0 {
+		if v := chs[0].Params["scope"]; len(v) <= maxChallengeValue {
+			scope = v
+		}
+	}
+	return &Error{Kind: KindAuth, Rule: "LA-OAU-36", Source: server,
+		Msg: fmt.Sprintf("the server answered 403 (insufficient scope %q); a wider scope is never asked for", scope)}
+}
+
+// withBearer returns a copy of req carrying token, if any.
 func withBearer(req *http.Request, token string) *http.Request {
 	r := req.Clone(req.Context())
-	r.Header.Set("Authorization", "Bearer "+token)
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
 	return r
 }
 
@@ -152,7 +189,11 @@ func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		t.conn.httpFailed(fmt.Sprintf("the HTTP request failed: %v", err))
 		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		t.conn.httpFailed(statusFailure(resp))
 	}
 	if notice {
 		t.conn.noticeSent()
@@ -176,6 +217,29 @@ func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &cappedBody{rc: resp.Body, conn: t.conn, limit: limit}
 	return resp, nil
+}
+
+// maxFailureBody is how much of a refusal's body an error quotes.
+const maxFailureBody = 200
+
+// statusFailure describes a response outside 2xx with the start of its
+// body, which it reads and puts back for go-sdk to read.
+func statusFailure(resp *http.Response) string {
+	head := make([]byte, maxFailureBody)
+	n, _ := io.ReadFull(resp.Body, head)
+	head = head[:n]
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	what := fmt.Sprintf("the server answered HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	if body := strings.TrimSpace(string(head)); body != "" {
+		what += fmt.Sprintf(" with %q", strings.ToValidUTF8(body, "?"))
+		if n == maxFailureBody {
+			what += " (the start of its body)"
+		}
+	}
+	return what
 }
 
 // errResponseTooLarge cuts off an HTTP response over [MaxMessageBytes].

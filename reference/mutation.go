@@ -33,11 +33,16 @@ const (
 	MutFlatToolName             Mutation = "LA-NAME-01/single-underscore-names"
 	MutAliasLength              Mutation = "LA-NAME-02/alias-25-characters"
 	MutAliasCharset             Mutation = "LA-NAME-03/alias-allows-dot"
+	MutAliasRangeEnds           Mutation = "LA-NAME-03/alias-refuses-range-ends"
 	MutAliasDoubleUnderscore    Mutation = "LA-NAME-04/alias-allows-double-underscore"
 	MutToolNameLength           Mutation = "LA-NAME-05/tool-name-65-characters"
+	MutCutLongNames             Mutation = "LA-NAME-05/cut-names-to-37-characters"
 	MutToolNameCharset          Mutation = "LA-NAME-06/tool-name-allows-dot"
+	MutToolNameRangeEnds        Mutation = "LA-NAME-06/tool-name-refuses-range-ends"
+	MutToolNameNeighbours       Mutation = "LA-NAME-06/tool-name-allows-range-neighbours"
 	MutDropInvalidTools         Mutation = "LA-NAME-07/drop-invalid-tools"
 	MutDedupeTools              Mutation = "LA-NAME-08/dedupe-duplicate-tools"
+	MutDuplicatesIgnoringCase   Mutation = "LA-NAME-08/duplicates-ignoring-case"
 	MutSkipCollisionCheck       Mutation = "LA-NAME-09/skip-collision-check"
 	MutServerLimit              Mutation = "LA-LIM-01/33-servers"
 	MutToolLimit                Mutation = "LA-LIM-02/129-tools"
@@ -62,16 +67,21 @@ const (
 	MutCloseLeavesChildren      Mutation = "LA-REG-22/close-leaves-children"
 	MutOldProtocol              Mutation = "LA-TRN-01/speak-2025-11-25"
 	MutDowngrade                Mutation = "LA-TRN-02/fall-back-to-initialize"
+	MutOldServerAsTransport     Mutation = "LA-TRN-02/old-server-is-a-transport-error"
 	MutRefuseJSON               Mutation = "LA-TRN-03/refuse-json-responses"
 	MutAcceptSSE                Mutation = "LA-TRN-04/accept-sse-as-http"
 	MutLegacyFallback           Mutation = "LA-TRN-05/fall-back-to-legacy-sse"
 	MutHeadersOnce              Mutation = "LA-TRN-06/headers-on-first-request-only"
+	MutAcceptInvalidHeaders     Mutation = "LA-TRN-06/accept-headers-http-cannot-send"
+	MutStrictHeaderNames        Mutation = "LA-TRN-06/header-names-of-letters-digits-and-hyphens"
 	MutListResources            Mutation = "LA-TRN-07/list-resources"
 	MutOfferSampling            Mutation = "LA-TRN-08/offer-sampling-and-roots"
 	MutNoProbe                  Mutation = "LA-TRN-10/no-probe-process"
 	MutNoReap                   Mutation = "LA-TRN-12/close-stdin-only"
 	MutAllowPlainHTTP           Mutation = "LA-NET-01/allow-plain-http"
+	MutAllowNoHost              Mutation = "LA-NET-01/allow-https-without-host"
 	MutRefuseLoopbackHTTP       Mutation = "LA-NET-02/refuse-loopback-http"
+	MutLowerCaseLocalhost       Mutation = "LA-NET-02/localhost-in-lower-case-only"
 	MutLoopbackLookalikes       Mutation = "LA-NET-03/allow-loopback-lookalikes"
 	MutAllowUserinfo            Mutation = "LA-NET-04/allow-user-credentials"
 	MutAllowFragment            Mutation = "LA-NET-05/allow-fragments"
@@ -82,6 +92,8 @@ const (
 	MutLateHTTPCap              Mutation = "LA-LIM-10/cap-at-64-MiB"
 	MutConnectTimeout20         Mutation = "LA-TMO-01/connect-timeout-20s"
 	MutCallTimeout20            Mutation = "LA-TMO-02/call-timeout-20s"
+	MutConnectTimeout60         Mutation = "LA-TMO-01/connect-timeout-60s"
+	MutCallTimeout60            Mutation = "LA-TMO-02/call-timeout-60s"
 	MutAcceptTimeoutZero        Mutation = "LA-TMO-03/accept-timeout-0"
 	MutIgnoreTimeoutMs          Mutation = "LA-TMO-04/ignore-timeoutMs"
 	MutIgnoreAbort              Mutation = "LA-TMO-05/ignore-abort"
@@ -95,6 +107,7 @@ const (
 	MutLiveCatalog              Mutation = "LA-CAT-01/refresh-catalog-mid-run"
 	MutIgnoreListChanged        Mutation = "LA-CAT-02/ignore-list-changed"
 	MutNoStaleOnLoss            Mutation = "LA-CAT-03/ignore-lost-connections"
+	MutKeepBrokenConnection     Mutation = "LA-CAT-03/keep-connection-a-call-broke"
 	MutSwapSchemas              Mutation = "LA-CAT-04/swap-schemas-mid-run"
 	MutNeverRefresh             Mutation = "LA-CAT-05/never-refresh"
 	MutRefreshWithoutApproval   Mutation = "LA-CAT-06/refresh-without-approval"
@@ -107,10 +120,17 @@ const (
 	MutDropStructured           Mutation = "LA-VAL-07/drop-structured-content"
 	MutInlineLarge              Mutation = "LA-ARC-01/inline-large-results"
 	MutInlineMedia              Mutation = "LA-ARC-02/inline-media"
+	MutArchiveMediaEmpty        Mutation = "LA-ARC-02/archive-media-empty"
 	MutInlineResources          Mutation = "LA-ARC-03/inline-embedded-resources"
+	MutArchiveResourcesEmpty    Mutation = "LA-ARC-03/archive-embedded-resources-empty"
 	MutNoContextRef             Mutation = "LA-ARC-04/archive-without-reference"
 	MutContextIgnoresOffset     Mutation = "LA-ARC-05/context-ignores-offset"
+	MutNoNextBeforeTheEnd       Mutation = "LA-ARC-05/no-next-before-the-end"
+	MutNextOnTheLastPage        Mutation = "LA-ARC-05/next-on-the-last-page"
+	MutPagesCutMidCharacter     Mutation = "LA-ARC-05/pages-cut-mid-character"
+	MutAnyReadServed            Mutation = "LA-ARC-05/serve-any-read"
 	MutNoProgressToken          Mutation = "LA-EVT-01/no-progress-token"
+	MutProgressTwice            Mutation = "LA-EVT-01/progress-events-twice"
 	MutBatchProgress            Mutation = "LA-EVT-02/progress-after-the-call"
 	MutNoStartHookForMCP        Mutation = "LA-EVT-03/no-tool-start-for-mcp"
 	MutNoEndHookOnFailure       Mutation = "LA-EVT-04/no-tool-end-on-failure"
@@ -131,6 +151,7 @@ const (
 	MutFetchLinks               Mutation = "LA-SEC-24/fetch-links"
 	MutSubagentMayRegister      Mutation = "LA-REG-14/subagent-may-register"
 	MutRegisterWhileBusy        Mutation = "LA-REG-15/register-while-busy"
+	MutAwaitIdleAtOnce          Mutation = "LA-REG-15/await-idle-returns-at-once"
 	MutHookMayRegister          Mutation = "LA-REG-16/hook-may-register"
 	MutSubagentOwnConnections   Mutation = "LA-REG-17/subagent-own-connections"
 	MutSubagentIgnoresAllowlist Mutation = "LA-REG-18/subagent-ignores-allowlist"
@@ -164,11 +185,16 @@ var Mutants = map[Mutation]string{
 	MutFlatToolName:             "names tools mcp_<server>_<tool>",
 	MutAliasLength:              "accepts aliases of 25 characters",
 	MutAliasCharset:             "accepts '.' in aliases",
+	MutAliasRangeEnds:           "refuses A, Z, a, z, 0 and 9 in aliases, as ranges with exclusive ends would",
 	MutAliasDoubleUnderscore:    `accepts "__" in aliases`,
 	MutToolNameLength:           "accepts full tool names of 65 characters",
+	MutCutLongNames:             "offers the model full names cut to 37 characters, and runs the first tool a cut name matches",
 	MutToolNameCharset:          "accepts '.' in tool names",
+	MutToolNameRangeEnds:        "refuses A, Z, a, z, 0 and 9 in tool names, as ranges with exclusive ends would",
+	MutToolNameNeighbours:       "accepts @, [, `, { and ~ in tool names, as ranges that end one character late would",
 	MutDropInvalidTools:         "drops invalid tools and registers the rest",
 	MutDedupeTools:              "keeps the first of duplicate tools",
+	MutDuplicatesIgnoringCase:   "takes tool names that differ only in letter case for duplicates",
 	MutSkipCollisionCheck:       "does not check full names against other servers",
 	MutServerLimit:              "accepts 33 servers",
 	MutToolLimit:                "accepts 129 tools per server",
@@ -182,7 +208,7 @@ var Mutants = map[Mutation]string{
 	MutLaterSourceWins:          "lets a later source override an entry of the same name",
 	MutReRegisterReplaces:       "lets register() replace an existing server",
 	MutUnregisterKeepsName:      "keeps the name of an unregistered server taken",
-	MutLazyDiscovery:            "returns from register() before discovery",
+	MutLazyDiscovery:            "returns from register() before connecting, and connects at the next run",
 	MutKeepFailedEntry:          "keeps a failed registration in the registry",
 	MutWrongSource:              `reports every server's source as "instance"`,
 	MutListPings:                "lists tools from every server when list() is called",
@@ -193,16 +219,21 @@ var Mutants = map[Mutation]string{
 	MutCloseLeavesChildren:      "close() leaves child processes running",
 	MutOldProtocol:              "asks servers for MCP 2025-11-25",
 	MutDowngrade:                "falls back to the initialize handshake of an older protocol",
+	MutOldServerAsTransport:     "reports a server that offers only older versions, or refuses server/discover with an HTTP status, as a transport failure",
 	MutRefuseJSON:               "refuses Streamable HTTP answers in application/json",
 	MutAcceptSSE:                `takes "type": "sse" for http`,
 	MutLegacyFallback:           "tries the legacy HTTP+SSE GET when a Streamable HTTP server refuses",
 	MutHeadersOnce:              "sends configured headers with the first HTTP request only",
+	MutAcceptInvalidHeaders:     "accepts header names and values HTTP cannot send, and fails only when a request would carry them",
+	MutStrictHeaderNames:        "refuses header names with token characters other than letters, digits and '-'",
 	MutListResources:            "lists resources and prompts after connecting",
 	MutOfferSampling:            "offers sampling and roots to servers",
 	MutNoProbe:                  "starts stdio servers without the probe process",
 	MutNoReap:                   "closes a stdio server's stdin and leaves the process alone",
 	MutAllowPlainHTTP:           "allows plain http to any host",
+	MutAllowNoHost:              "allows https URLs without a host, such as https:///mcp",
 	MutRefuseLoopbackHTTP:       "refuses plain http even to loopback hosts",
+	MutLowerCaseLocalhost:       "takes only a lower-case localhost for loopback",
 	MutLoopbackLookalikes:       "treats hosts starting with localhost or 127. as loopback",
 	MutAllowUserinfo:            "allows user credentials in URLs",
 	MutAllowFragment:            "allows fragments in URLs",
@@ -213,6 +244,8 @@ var Mutants = map[Mutation]string{
 	MutLateHTTPCap:              "caps HTTP responses at 64 MiB instead of 4 MiB",
 	MutConnectTimeout20:         "gives up connecting after 20 s by default",
 	MutCallTimeout20:            "gives up a call after 20 s by default",
+	MutConnectTimeout60:         "gives up connecting after 60 s by default",
+	MutCallTimeout60:            "gives up a call after 60 s by default",
 	MutAcceptTimeoutZero:        "takes timeoutMs 0 as the default",
 	MutIgnoreTimeoutMs:          "ignores timeoutMs",
 	MutIgnoreAbort:              "does not cancel calls and approvals when the run is aborted",
@@ -226,6 +259,7 @@ var Mutants = map[Mutation]string{
 	MutLiveCatalog:              "lists every server's tools again before each model request of a run",
 	MutIgnoreListChanged:        "ignores notifications/tools/list_changed",
 	MutNoStaleOnLoss:            "keeps a server whose connection was lost as connected",
+	MutKeepBrokenConnection:     "leaves a connection a fatal error of a call broke to be found lost later, when go-sdk notices",
 	MutSwapSchemas:              "validates each call against the schema the server describes now, not the run's",
 	MutNeverRefresh:             "never reconnects a stale server",
 	MutRefreshWithoutApproval:   "reconnects a stale server without asking for mcp_connect",
@@ -238,10 +272,17 @@ var Mutants = map[Mutation]string{
 	MutDropStructured:           "leaves structuredContent out of the projection",
 	MutInlineLarge:              "gives the model results over 16 KiB inline",
 	MutInlineMedia:              "gives the model images and audio inline",
+	MutArchiveMediaEmpty:        "archives images and audio empty",
 	MutInlineResources:          "gives the model embedded resources inline",
+	MutArchiveResourcesEmpty:    "archives embedded resources empty",
 	MutNoContextRef:             "archives results without telling the model the reference",
 	MutContextIgnoresOffset:     "reads archived results from the start whatever the offset",
+	MutNoNextBeforeTheEnd:       "gives no next offset on any page of the archive, the last but one included",
+	MutNextOnTheLastPage:        "gives a next offset on the last page of the archive too",
+	MutPagesCutMidCharacter:     "cuts pages of the archive inside multi-byte characters, which the page's text then spoils",
+	MutAnyReadServed:            "answers reads of unknown references or past the end with an empty page, not a tool error",
 	MutNoProgressToken:          "asks servers for no progress",
+	MutProgressTwice:            "emits every tool_progress event twice",
 	MutBatchProgress:            "delivers progress events only once the call has ended",
 	MutNoStartHookForMCP:        "runs no tool:start hook for MCP tools",
 	MutNoEndHookOnFailure:       "runs tool:end only for successful calls",
@@ -262,6 +303,7 @@ var Mutants = map[Mutation]string{
 	MutFetchLinks:               "fetches the URLs of resource links",
 	MutSubagentMayRegister:      "lets sub-agents change the registry",
 	MutRegisterWhileBusy:        "changes the registry during runs",
+	MutAwaitIdleAtOnce:          "awaitIdle() returns at once, whatever is running",
 	MutHookMayRegister:          "lets hooks change the registry during their run",
 	MutSubagentOwnConnections:   "gives sub-agents connections of their own",
 	MutSubagentIgnoresAllowlist: "gives sub-agents their root's allowlist",

@@ -39,7 +39,10 @@ const (
 	MutBladeCheckWhenDisabled       Mutation = "BL-HC-03/checks-when-not-enabled"
 	MutBladeMCPFirst                Mutation = "BL-ORD-01/mcp-tools-first"
 	MutBladeUnsortedOwnTools        Mutation = "BL-ORD-02/built-ins-unsorted"
+	MutBladeCodePointOrder          Mutation = "BL-ORD-02/code-point-order"
 	MutBladeUnsortedMCPTools        Mutation = "BL-ORD-03/mcp-tools-unsorted"
+	MutBladeCaseInsensitiveOrder    Mutation = "BL-ORD-03/case-insensitive-order"
+	MutBladeOrderByServer           Mutation = "BL-ORD-03/by-server-then-tool"
 	MutBladeShadowOwnTools          Mutation = "BL-NAME-02/mcp-tool-shadows-application-tool"
 	MutBladeNoKeyCollision          Mutation = "BL-NAME-03/no-normalized-collision-check"
 	MutBladeDropSameName            Mutation = "BL-NAME-04/drop-same-named-tools"
@@ -78,10 +81,13 @@ func init() {
 		MutBladePermissionRawName:       "gives the permission callback the tool's raw name",
 		MutBladeNoHealthChecks:          "never runs health checks",
 		MutBladeIgnoreFailedPings:       "keeps a server connected whatever its health checks say",
-		MutBladeCheckWhenDisabled:       "runs health checks on servers that did not enable them",
+		MutBladeCheckWhenDisabled:       "runs health checks on servers that did not enable them, the first at connection",
 		MutBladeMCPFirst:                "offers the MCP tools before the built-in and application tools",
 		MutBladeUnsortedOwnTools:        "offers the built-in and application tools in declaration order",
 		MutBladeUnsortedMCPTools:        "offers the MCP tools in connection order",
+		MutBladeCodePointOrder:          "sorts the built-in and application tools by code point (Go's string order), not by UTF-16 code unit",
+		MutBladeCaseInsensitiveOrder:    "sorts the MCP tools without regard to letter case",
+		MutBladeOrderByServer:           "sorts the MCP tools by server name, then by tool name",
 		MutBladeShadowOwnTools:          "lets an MCP tool take an application tool's name",
 		MutBladeNoKeyCollision:          "does not check names for collisions after normalization",
 		MutBladeDropSameName:            "drops a tool whose name another server already offers",

@@ -46,6 +46,34 @@ const (
 	MutCCAuthorize           Mutation = "LA-CC-02/client-credentials-visit-authorization"
 	MutIgnoreExpectedIssuer  Mutation = "LA-CC-03/ignore-expected-issuer"
 	MutCCIgnoresOrigins      Mutation = "LA-CC-04/client-credentials-ignore-target-rules"
+
+	// The official client's shapes (LA-OAU-15 and the rules of their
+	// failures).
+	MutIgnoreResourceMetadataParam Mutation = "LA-OAU-15/ignore-resource-metadata-parameter"
+	MutNoRootResourceMetadata      Mutation = "LA-OAU-15/no-root-resource-metadata"
+	MutNoOriginFallback            Mutation = "LA-OAU-15/no-origin-as-authorization-server"
+	MutNoOpenIDDiscovery           Mutation = "LA-OAU-15/no-openid-discovery"
+	MutAppendWellKnown             Mutation = "LA-OAU-15/append-well-known-to-issuer"
+	MutRFC8414RootForPaths         Mutation = "LA-OAU-15/rfc8414-root-for-path-issuers"
+	MutNoApplicationType           Mutation = "LA-OAU-15/no-application-type"
+	MutDeriveApplicationType       Mutation = "LA-OAU-15/override-application-type"
+	MutRegistrationDefaults        Mutation = "LA-OAU-15/registration-adds-auth-method-and-response-types"
+	MutSecretAlwaysBasic           Mutation = "LA-OAU-15/secret-always-basic"
+	MutSecretAlwaysInForm          Mutation = "LA-OAU-15/secret-always-in-form"
+	MutNoScope                     Mutation = "LA-OAU-15/no-scope-in-authorization"
+	MutIgnoreChallengeScope        Mutation = "LA-OAU-15/ignore-challenge-scope"
+	MutNoOfflineAccess             Mutation = "LA-OAU-15/no-offline-access"
+	MutIgnoreMetadataDocuments     Mutation = "LA-OAU-15/register-despite-client-metadata-document"
+	MutMetadataDocumentAlways      Mutation = "LA-OAU-15/client-metadata-url-without-support"
+	MutClientNotBound              Mutation = "LA-OAU-15/client-not-bound-to-issuer"
+	MutTokensNotBound              Mutation = "LA-OAU-15/tokens-not-bound-to-issuer"
+	MutServerURLAsResource         Mutation = "LA-OAU-15/server-url-as-resource"
+	MutAnyResource                 Mutation = "LA-OAU-15/accept-any-metadata-resource"
+	MutExactResourceMatch          Mutation = "LA-OAU-15/exact-metadata-resource"
+	MutNoRefreshResource           Mutation = "LA-OAU-15/refresh-without-resource"
+	MutAuthFailureAsTransport      Mutation = "LA-OAU-15/refusals-as-transport-errors"
+	MutRegisterDuringRun           Mutation = "LA-OAU-37/register-at-new-server-during-run"
+	MutCCAlwaysBasic               Mutation = "LA-CC-01/client-credentials-always-basic"
 )
 
 func init() {
@@ -91,5 +119,31 @@ func init() {
 		MutCCAuthorize:           "visits the authorization endpoint in the client-credentials flow",
 		MutIgnoreExpectedIssuer:  "sends the client secret whatever the issuer",
 		MutCCIgnoresOrigins:      "applies no target rules to the client-credentials flow",
+
+		MutIgnoreResourceMetadataParam: "looks for the resource metadata at the well-known URLs even when the 401 names it",
+		MutNoRootResourceMetadata:      "never tries the root well-known URL of the resource metadata",
+		MutNoOriginFallback:            "fails when no resource metadata names an authorization server, instead of trying the MCP origin",
+		MutNoOpenIDDiscovery:           "looks for RFC 8414 metadata only, never OpenID Connect discovery",
+		MutAppendWellKnown:             "appends the well-known suffix to the issuer instead of inserting it",
+		MutRFC8414RootForPaths:         "tries the root RFC 8414 URL for an issuer with a path",
+		MutNoApplicationType:           "registers without application_type",
+		MutDeriveApplicationType:       "replaces the host's application_type by the one it derives",
+		MutRegistrationDefaults:        "registers with token_endpoint_auth_method none and response_types code when the host set none",
+		MutSecretAlwaysBasic:           "sends a client secret in HTTP Basic whatever the registration and the server say",
+		MutSecretAlwaysInForm:          "sends a client secret in the form whatever the registration and the server say",
+		MutNoScope:                     "never asks for a scope in the authorization request",
+		MutIgnoreChallengeScope:        "ignores the scope of the 401's challenge",
+		MutNoOfflineAccess:             "never adds offline_access to the scope",
+		MutIgnoreMetadataDocuments:     "registers dynamically even when the server supports client ID metadata documents",
+		MutMetadataDocumentAlways:      "uses the client metadata URL as client_id on servers that do not support it",
+		MutClientNotBound:              "uses a stored client with whichever authorization server the resource names",
+		MutTokensNotBound:              "refreshes stored tokens at whichever authorization server the resource names",
+		MutServerURLAsResource:         "sends the MCP URL as the resource instead of the resource metadata's resource",
+		MutAnyResource:                 "accepts resource metadata for any resource",
+		MutExactResourceMatch:          "refuses resource metadata whose resource is a parent of the MCP URL",
+		MutNoRefreshResource:           "refreshes without the resource parameter",
+		MutAuthFailureAsTransport:      "reports a 401 or 403 that stays, on connecting, as a transport or protocol failure",
+		MutRegisterDuringRun:           "registers with the new authorization server when a refresh during a run finds the server moved",
+		MutCCAlwaysBasic:               "sends client credentials in HTTP Basic even when the server supports only the form",
 	})
 }

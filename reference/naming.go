@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -52,6 +53,9 @@ func validateAlias(alias string, m mutations) error {
 	if c, bad := firstBadChar(alias); bad && !(m.has(MutAliasCharset) && c == '.') {
 		return newError(KindName, "LA-NAME-03", "server alias %q contains %q; only letters, digits, '_' and '-' are allowed", alias, c)
 	}
+	if i := strings.IndexAny(alias, rangeEnds); i >= 0 && m.has(MutAliasRangeEnds) {
+		return newError(KindName, "LA-NAME-03", "server alias %q contains %q (mutated)", alias, alias[i])
+	}
 	if strings.Contains(alias, "__") && !m.has(MutAliasDoubleUnderscore) {
 		return newError(KindName, "LA-NAME-04", "server alias %q contains \"__\", which separates the parts of a tool name", alias)
 	}
@@ -69,15 +73,38 @@ func validateToolName(full, raw string, m mutations) error {
 	if raw == "" {
 		return newError(KindName, "LA-NAME-06", "the server offers a tool with an empty name")
 	}
-	if c, bad := firstBadChar(raw); bad && !(m.has(MutToolNameCharset) && c == '.') {
+	if c, bad := firstBadChar(raw); bad && !(m.has(MutToolNameCharset) && c == '.') && !(m.has(MutToolNameNeighbours) && strings.ContainsRune(rangeNeighbours, c)) {
 		return newError(KindName, "LA-NAME-06", "tool %q contains %q; tool names may only use letters, digits, '_' and '-'", raw, c)
+	}
+	if i := strings.IndexAny(raw, rangeEnds); i >= 0 && m.has(MutToolNameRangeEnds) {
+		return newError(KindName, "LA-NAME-06", "tool %q contains %q (mutated)", raw, raw[i])
 	}
 	maxLen := MaxToolNameLength
 	if m.has(MutToolNameLength) {
 		maxLen++
 	}
 	if n := len(full); n > maxLen {
-		return newError(KindName, "LA-NAME-05", "tool %q gives the name %q of %d characters; at most %d", raw, full, n, MaxToolNameLength)
+		return newError(KindName, "LA-NAME-05", "%s", tooLongName(full, raw))
 	}
 	return nil
 }
+
+// tooLongName explains a full tool name over [MaxToolNameLength]: the
+// alias and the tool that make it, and what would fit.
+func tooLongName(full, raw string) string {
+	alias := strings.TrimSuffix(strings.TrimPrefix(full, "mcp__"), "__"+raw)
+	room := MaxToolNameLength - len("mcp__") - len("__") // for the alias and the tool
+	msg := fmt.Sprintf("the tool %q of server %q makes the full name %q of %d characters; at most %d", truncate(raw, 80), alias, truncate(full, 100), len(full), MaxToolNameLength)
+	if fits := room - len(raw); fits >= 1 {
+		return msg + fmt.Sprintf("; the alias %q has %d characters, and beside this tool an alias may have at most %d: shorten the alias, or the server's tool name", alias, len(alias), min(fits, MaxAliasLength))
+	}
+	return msg + fmt.Sprintf("; the tool's own name has %d characters, so no alias makes it fit (an alias of 1 character leaves a tool %d): the server's tool name must be shorter", len(raw), room-1)
+}
+
+// rangeEnds and rangeNeighbours serve only the mutations that get the
+// ends of the character ranges wrong: the first and last letters and
+// digits, and the ASCII characters just outside them ('~' too).
+const (
+	rangeEnds       = "AZaz09"
+	rangeNeighbours = "@[`{~"
+)

@@ -99,3 +99,23 @@ func TestMatchGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestTooLongNameIsExplained: the error of a full name over 64 characters
+// names the alias, the tool, the length and the longest alias that fits.
+func TestTooLongNameIsExplained(t *testing.T) {
+	tests := []struct {
+		alias, tool string
+		says        []string
+	}{
+		{strings.Repeat("a", 17), strings.Repeat("t", 41), []string{`alias "aaaaaaaaaaaaaaaaa" has 17 characters`, "at most 16", "65 characters", `tool "` + strings.Repeat("t", 41) + `"`}},
+		{"x", strings.Repeat("t", 57), []string{"no alias makes it fit", "57 characters"}},
+	}
+	for _, tt := range tests {
+		err := ValidateToolName(ToolName(tt.alias, tt.tool), tt.tool)
+		for _, s := range tt.says {
+			if err == nil || !strings.Contains(err.Error(), s) {
+				t.Errorf("%q + %q: %v, want it to say %q", tt.alias, tt.tool, err, s)
+			}
+		}
+	}
+}

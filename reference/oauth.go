@@ -58,24 +58,37 @@ type OAuthConfig struct {
 }
 
 // ClientCredentials configure the official client-credentials provider.
+// Its client authenticates at the token endpoint with the method the
+// authorization server supports, HTTP Basic first (see
+// [ClientInformation.TokenEndpointAuthMethod]).
 type ClientCredentials struct {
 	ClientID     string
 	ClientSecret string
 	// ExpectedIssuer is the issuer the credentials belong to: an
 	// authorization server whose metadata names another issuer never
-	// receives the secret (LA-CC-03).
+	// receives the secret (LA-CC-03). It is the issuer the client
+	// information is bound to, as [ClientInformation.Issuer] binds a
+	// registered client.
 	ExpectedIssuer string
 }
 
 // OAuthProvider is lite-agent's McpOAuthProvider: the storage half of the
 // official OAuthClientProvider, without state, redirectToAuthorization and
 // DPoP, which the SDK manages or does not support (LA-OAU-07). The SDK
-// never deletes what it stores (LA-OAU-11).
+// never deletes what it stores (LA-OAU-11). What it saves is bound to the
+// authorization server that issued it ([ClientInformation.Issuer],
+// [Tokens.Issuer]): a provider that stores the values as given keeps that
+// binding, and a client or tokens of one authorization server are never
+// shown to another (LA-OAU-15). A provider may also describe its client by
+// a client ID metadata document ([ClientMetadataDocumentProvider]).
 type OAuthProvider interface {
 	// RedirectURL is where the authorization server sends the user back;
 	// the whole callback URL is checked against it (LA-OAU-17).
 	RedirectURL(ctx context.Context) (string, error)
-	// ClientMetadata describes the client for dynamic registration.
+	// ClientMetadata describes the client for dynamic registration. The
+	// reference sends it as it is, adding grant_types
+	// (authorization_code and refresh_token) and application_type when
+	// they are not set, and the scope it asks for; see [ClientMetadata].
 	ClientMetadata(ctx context.Context) (ClientMetadata, error)
 	// ClientInformation returns the registered client, nil if none yet.
 	ClientInformation(ctx context.Context) (*ClientInformation, error)
@@ -92,20 +105,65 @@ type OAuthProvider interface {
 	InvalidateCredentials(ctx context.Context, scope string) error
 }
 
-// ClientMetadata is RFC 7591 client metadata.
-type ClientMetadata struct {
-	ClientName              string   `json:"client_name,omitempty"`
-	RedirectURIs            []string `json:"redirect_uris"`
-	GrantTypes              []string `json:"grant_types,omitempty"`
-	ResponseTypes           []string `json:"response_types,omitempty"`
-	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method,omitempty"`
-	Scope                   string   `json:"scope,omitempty"`
+// ClientMetadataDocumentProvider is implemented by an [OAuthProvider] whose
+// client is described by a client ID metadata document: ClientMetadataURL
+// returns the document's https URL (with a path), or "" for none. When the
+// authorization server advertises client_id_metadata_document_supported,
+// that URL is the client_id and no registration happens; otherwise the
+// client registers dynamically. A URL that is not https with a path is an
+// error, as in the official client.
+type ClientMetadataDocumentProvider interface {
+	ClientMetadataURL(ctx context.Context) (string, error)
 }
 
-// ClientInformation is a registered client.
+// ClientMetadata is RFC 7591 client metadata, as the official client's
+// OAuthClientMetadata holds it. For dynamic registration the reference
+// sends it as it is, with two defaults the official client applies when
+// the field is empty: GrantTypes authorization_code and refresh_token, and
+// ApplicationType "native" when a redirect URI is on a loopback host or
+// not http(s), "web" otherwise (OpenID Connect dynamic registration, RFC
+// 8252); and Scope replaced by the scope the login asks for, if any.
+// TokenEndpointAuthMethod left empty lets the authorization server choose
+// (RFC 7591: client_secret_basic).
+type ClientMetadata struct {
+	RedirectURIs            []string `json:"redirect_uris"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method,omitempty"`
+	GrantTypes              []string `json:"grant_types,omitempty"`
+	ResponseTypes           []string `json:"response_types,omitempty"`
+	ApplicationType         string   `json:"application_type,omitempty"`
+	ClientName              string   `json:"client_name,omitempty"`
+	ClientURI               string   `json:"client_uri,omitempty"`
+	LogoURI                 string   `json:"logo_uri,omitempty"`
+	Scope                   string   `json:"scope,omitempty"`
+	Contacts                []string `json:"contacts,omitempty"`
+	TOSURI                  string   `json:"tos_uri,omitempty"`
+	PolicyURI               string   `json:"policy_uri,omitempty"`
+	JWKSURI                 string   `json:"jwks_uri,omitempty"`
+	SoftwareID              string   `json:"software_id,omitempty"`
+	SoftwareVersion         string   `json:"software_version,omitempty"`
+	SoftwareStatement       string   `json:"software_statement,omitempty"`
+}
+
+// ClientInformation is a client of an authorization server: registered
+// dynamically, pre-registered by the host, or a client ID metadata
+// document's URL.
 type ClientInformation struct {
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret,omitempty"`
+	ClientID              string `json:"client_id"`
+	ClientSecret          string `json:"client_secret,omitempty"`
+	ClientIDIssuedAt      int64  `json:"client_id_issued_at,omitempty"`
+	ClientSecretExpiresAt int64  `json:"client_secret_expires_at,omitempty"`
+	// TokenEndpointAuthMethod is how the client authenticates at the
+	// token endpoint, as registered: client_secret_basic,
+	// client_secret_post or none. Empty (or one the server does not list)
+	// means: HTTP Basic when there is a secret and the server supports it,
+	// else the secret in the form, else none.
+	TokenEndpointAuthMethod string `json:"token_endpoint_auth_method,omitempty"`
+	// Issuer is the authorization server the client belongs to. A client
+	// of another issuer is never used: the reference registers again with
+	// the server it now meets (LA-OAU-15). Empty means not known yet: the
+	// reference then binds the client to the server it first uses it with,
+	// and saves it so.
+	Issuer string `json:"issuer,omitempty"`
 }
 
 // Tokens are an OAuth token response, as stored.
@@ -115,6 +173,10 @@ type Tokens struct {
 	RefreshToken string `json:"refresh_token,omitempty"`
 	ExpiresIn    int64  `json:"expires_in,omitempty"`
 	Scope        string `json:"scope,omitempty"`
+	// Issuer is the authorization server that issued the tokens: they are
+	// refreshed only there (LA-OAU-15). Empty means not known yet, as for
+	// [ClientInformation.Issuer].
+	Issuer string `json:"issuer,omitempty"`
 }
 
 // loginTimeout is the deadline of a binding's first connection and login.
@@ -239,12 +301,12 @@ func (a *Agent) checkBinding(name string, c *ServerConfig, d *decoder, field str
 
 // connectOAuth connects a server bound to OAuth. The provider is claimed
 // for this connection first (LA-OAU-10); then, within the login deadline
-// (LA-OAU-31, LA-OAU-32), the session gets a token (the saved one or a
-// login), and the server is connected with it. When the server refuses
-// the token and no refresh helps, an interactive provider logs in once
-// more and the connection is tried again: a login only ever happens here,
-// in a register or a first connection, never during a run (LA-OAU-34,
-// LA-OAU-37).
+// (LA-OAU-31, LA-OAU-32), the server is connected with the provider's
+// saved token, or none. When the server refuses (401) and no refresh helps
+// (a client-credentials session gets its token then), an interactive
+// provider logs in, as the official client does after a 401, and the
+// connection is tried again: a login only ever happens here, in a register
+// or a first connection, never during a run (LA-OAU-34, LA-OAU-37).
 func (a *Agent) connectOAuth(ctx context.Context, s *server, b OAuthConfig) (*connection, error) {
 	if err := a.reg.claimProvider(b.Provider, s.name); err != nil {
 		return nil, err
@@ -282,7 +344,7 @@ func (a *Agent) connectOAuth(ctx context.Context, s *server, b OAuthConfig) (*co
 		return fail(err)
 	}
 	conn, err := a.connectTimed(loginCtx, s, auth)
-	if err != nil && auth.rejected.Swap(false) && b.Provider != nil && auth.interactive && loginCtx.Err() == nil {
+	if err != nil && auth.needsLogin.Swap(false) && b.Provider != nil && auth.interactive && loginCtx.Err() == nil {
 		if lerr := auth.login(loginCtx); lerr != nil {
 			return fail(lerr)
 		}

@@ -1,15 +1,12 @@
 package reference
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,18 +14,19 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 	"golang.org/x/sync/singleflight"
 )
 
 // maxOAuthBody bounds what the reference reads of any OAuth response.
 const maxOAuthBody = 1 << 20
 
-// oauthSession authenticates the connections of one bound server: it
-// discovers the authorization server, logs in (interactively or with
-// client credentials), holds the current token and refreshes it.
+// oauthSession authenticates the connections of one bound server, as the
+// official client's auth() does: after a 401 it discovers the
+// authorization server (oauthdiscover.go), refreshes the token or, in a
+// login, finds or registers its client (oauthclient.go), asks for a scope
+// (oauthscope.go), authorizes with PKCE and exchanges the code
+// (oauthtoken.go). It holds the current token.
 type oauthSession struct {
 	a         *Agent
 	server    string
@@ -44,13 +42,17 @@ type oauthSession struct {
 
 	mu     sync.Mutex
 	tokens *Tokens
-	meta   *oauthex.AuthServerMeta
-	info   *ClientInformation
+	// challenge is the last 401's, seq counts the 401s, and disc is the
+	// last discovery (it answers challenge number disc.seq).
+	challenge challenge
+	seq       int
+	disc      *discovery
 
 	refreshes singleflight.Group
-	// rejected says the server refused a token that no refresh could
-	// replace; connectOAuth then logs in again, if interactive.
-	rejected atomic.Bool
+	// needsLogin says the server refused the request of a connection
+	// and no refresh could help: connectOAuth then logs in, if
+	// interactive.
+	needsLogin atomic.Bool
 	// interactive says a login may ask the user (authorize()).
 	interactive bool
 }
@@ -84,8 +86,11 @@ func (o *oauthSession) closed() {
 	if o.a.mut.has(MutInvalidateOnClose) && o.cfg.Provider != nil {
 		_ = o.cfg.Provider.InvalidateCredentials(ctx, "all")
 	}
-	if meta := o.metadata(); o.a.mut.has(MutRevokeOnClose) && meta != nil && meta.RevocationEndpoint != "" {
-		if resp, err := o.client.PostForm(meta.RevocationEndpoint, url.Values{"token": {o.bearer()}}); err == nil {
+	o.mu.Lock()
+	d := o.disc
+	o.mu.Unlock()
+	if o.a.mut.has(MutRevokeOnClose) && d != nil && d.meta.RevocationEndpoint != "" {
+		if resp, err := o.client.PostForm(d.meta.RevocationEndpoint, url.Values{"token": {o.bearer()}}); err == nil {
 			resp.Body.Close()
 		}
 	}
@@ -102,123 +107,102 @@ func (o *oauthSession) bearer() string {
 	return o.tokens.AccessToken
 }
 
-// prepare makes sure the session holds a token before the first
-// connection: the provider's saved one (LA-OAU-13), or a new login.
-func (o *oauthSession) prepare(ctx context.Context) error {
-	if o.cfg.ClientCredentials != nil {
-		return o.login(ctx)
-	}
-	if !o.a.mut.has(MutAlwaysLogin) {
-		t, err := o.cfg.Provider.Tokens(ctx)
-		if err != nil {
-			return o.fail("LA-OAU-13", "the provider could not return its tokens", err)
-		}
-		if t != nil && t.AccessToken != "" {
-			o.mu.Lock()
-			o.tokens = t
-			o.mu.Unlock()
-			return nil
-		}
-	}
-	if !o.interactive {
-		return o.fail("LA-OAU-37", "the server needs a new login, which only the host starts: unregister it and register it again", nil)
-	}
-	return o.login(ctx)
+// noteChallenge keeps what a 401 said, for the discovery that answers it.
+func (o *oauthSession) noteChallenge(h http.Header) {
+	ch := parseChallenge(h)
+	o.mu.Lock()
+	o.challenge = ch
+	o.seq++
+	o.mu.Unlock()
 }
 
-// login runs the whole flow: discovery, then client credentials or an
-// interactive authorization, ending with a saved token.
+// prepare loads the provider's saved token before the first connection
+// (LA-OAU-13). Without one the connection goes out unauthenticated, as the
+// official client's does: the server's 401 starts the flow. A
+// non-interactive connection with nothing to send fails at once: only the
+// host starts a login (LA-OAU-37).
+func (o *oauthSession) prepare(ctx context.Context) error {
+	if o.cfg.ClientCredentials != nil || o.a.mut.has(MutAlwaysLogin) {
+		return nil
+	}
+	t, err := o.cfg.Provider.Tokens(ctx)
+	if err != nil {
+		return o.fail("LA-OAU-13", "the provider could not return its tokens", err)
+	}
+	if t != nil && t.AccessToken != "" {
+		o.mu.Lock()
+		o.tokens = t
+		o.mu.Unlock()
+		return nil
+	}
+	if !o.interactive {
+		return errNeedsLogin(o.server)
+	}
+	return nil
+}
+
+// errNeedsLogin says a server needs a login that only the host may start.
+func errNeedsLogin(server string) *Error {
+	return &Error{Kind: KindAuth, Rule: "LA-OAU-37", Source: server, Msg: "the server needs a new login, which only the host starts: unregister it and register it again"}
+}
+
+// login runs a whole login after a 401: discovery, then client
+// credentials or an interactive authorization, ending with a saved token.
 func (o *oauthSession) login(ctx context.Context) error {
-	if err := o.discover(ctx); err != nil {
+	d, err := o.discovered(ctx)
+	if err != nil {
 		return err
 	}
 	if o.cfg.ClientCredentials != nil {
-		return o.clientCredentials(ctx)
+		return o.clientCredentials(ctx, d)
 	}
-	return o.authorize(ctx)
+	return o.authorize(ctx, d)
 }
 
-// fail wraps an OAuth failure of the session's server.
+// fail wraps an OAuth failure of the session's server: a refused target,
+// redirect, issuer or token (security), an answer of the authorization
+// server (auth), a deadline (timeout) or a cancellation.
 func (o *oauthSession) fail(rule, msg string, err error) *Error {
 	kind := KindSecurity
+	var te *tokenError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		kind = KindTimeout
 	case errors.Is(err, context.Canceled):
 		kind = KindCancelled
+	case errors.As(err, &te):
+		kind = KindAuth
 	}
 	return &Error{Kind: kind, Rule: rule, Source: o.server, Msg: msg, Err: err}
 }
 
-// discover fetches the protected resource metadata of the MCP URL (RFC
-// 9728) and the metadata of its authorization server (RFC 8414), and checks
-// that every endpoint the flow uses is an allowed target (LA-OAU-21,
-// LA-OAU-25) and that the metadata names the issuer it was fetched for
-// (LA-OAU-19).
-func (o *oauthSession) discover(ctx context.Context) error {
-	o.mu.Lock()
-	done := o.meta != nil
-	o.mu.Unlock()
-	if done {
-		return nil
-	}
-	prm, err := getJSON[oauthex.ProtectedResourceMetadata](ctx, o.client, wellKnown(o.serverURL, "oauth-protected-resource"))
-	if err != nil {
-		return o.fail(ruleOf(err, "LA-OAU-15"), "fetching the protected resource metadata failed", err)
-	}
-	if prm.Resource != o.serverURL || len(prm.AuthorizationServers) == 0 {
-		return o.fail("LA-OAU-15", fmt.Sprintf("the protected resource metadata names resource %q and %d authorization servers; want resource %q and one", prm.Resource, len(prm.AuthorizationServers), o.serverURL), nil)
-	}
-	issuer := prm.AuthorizationServers[0]
-	meta, err := getJSON[oauthex.AuthServerMeta](ctx, o.client, wellKnown(issuer, "oauth-authorization-server"))
-	if err != nil {
-		return o.fail(ruleOf(err, "LA-OAU-15"), "fetching the authorization server metadata failed", err)
-	}
-	if meta.Issuer != issuer && !o.a.mut.has(MutIgnoreIssuer) {
-		return o.fail("LA-OAU-19", fmt.Sprintf("the authorization server metadata names issuer %q, not %q it was fetched for", meta.Issuer, issuer), nil)
-	}
-	if cc := o.cfg.ClientCredentials; cc != nil && meta.Issuer != cc.ExpectedIssuer && !o.a.mut.has(MutIgnoreExpectedIssuer) {
-		return o.fail("LA-CC-03", fmt.Sprintf("the authorization server's issuer is %q, not the expected %q; the client secret is not sent", meta.Issuer, cc.ExpectedIssuer), nil)
-	}
-	endpoints := map[string]string{"token_endpoint": meta.TokenEndpoint}
-	if o.cfg.ClientCredentials == nil {
-		endpoints["authorization_endpoint"] = meta.AuthorizationEndpoint
-		endpoints["registration_endpoint"] = meta.RegistrationEndpoint
-	}
-	for name, raw := range endpoints {
-		if raw == "" {
-			if name == "registration_endpoint" {
-				continue
-			}
-			return o.fail("LA-OAU-15", fmt.Sprintf("the authorization server metadata has no %s", name), nil)
-		}
-		if o.open {
-			continue
-		}
-		if err := o.a.checkOAuthTarget(raw, o.allowed); err != nil {
-			var e *Error
-			errors.As(err, &e)
-			return o.fail(e.Rule, fmt.Sprintf("the %s %s", name, e.Msg), nil)
-		}
-	}
-	o.mu.Lock()
-	o.meta = meta
-	o.mu.Unlock()
-	return nil
-}
-
-// authorize runs an interactive login: dynamic registration when the
-// provider has no client yet, PKCE S256, a fresh random state, the host's
-// authorize(), the check of the whole callback URL, and the code exchange
-// (LA-OAU-15..20). A callback that arrives after the signal ended is never
-// redeemed (LA-OAU-05).
-func (o *oauthSession) authorize(ctx context.Context) error {
+// authorize runs an interactive login: the client (oauthclient.go), PKCE
+// S256, a fresh random state, the scope, the host's authorize(), the check
+// of the whole callback URL, and the code exchange (LA-OAU-15..20). A
+// callback that arrives after the signal ended is never redeemed
+// (LA-OAU-05).
+func (o *oauthSession) authorize(ctx context.Context, d *discovery) error {
 	p := o.cfg.Provider
+	meta := d.meta
+	if !containsFold(meta.ResponseTypesSupported, "code") {
+		return o.fail("LA-OAU-15", "the authorization server does not support the response type code", nil)
+	}
+	if meta.CodeChallengeMethodsSupported != nil && !containsFold(meta.CodeChallengeMethodsSupported, "S256") {
+		return o.fail("LA-OAU-15", "the authorization server does not support PKCE with S256", nil)
+	}
 	redirect, err := p.RedirectURL(ctx)
 	if err != nil {
 		return o.fail("LA-OAU-17", "the provider has no redirect URL", err)
 	}
-	info, err := o.client_(ctx, redirect)
+	cm, err := p.ClientMetadata(ctx)
+	if err != nil {
+		return o.fail("LA-OAU-15", "the provider has no client metadata", err)
+	}
+	o.mu.Lock()
+	requested := o.challenge.scope
+	o.mu.Unlock()
+	scope := o.selectScope(requested, d, cm)
+	info, err := o.clientFor(ctx, d, true, scope)
 	if err != nil {
 		return err
 	}
@@ -242,28 +226,7 @@ func (o *oauthSession) authorize(ctx context.Context) error {
 	if o.a.mut.has(MutResumeLogin) {
 		rememberState(state)
 	}
-	meta := o.metadata()
-	q := url.Values{
-		"response_type":         {"code"},
-		"client_id":             {info.ClientID},
-		"redirect_uri":          {redirect},
-		"code_challenge":        {oauth2.S256ChallengeFromVerifier(verifier)},
-		"code_challenge_method": {"S256"},
-		"state":                 {state},
-		"resource":              {o.serverURL},
-	}
-	if o.a.mut.has(MutNoResourceParam) {
-		q.Del("resource")
-	}
-	if o.a.mut.has(MutNoState) {
-		q.Del("state")
-	}
-	authURL := meta.AuthorizationEndpoint
-	if strings.Contains(authURL, "?") {
-		authURL += "&" + q.Encode()
-	} else {
-		authURL += "?" + q.Encode()
-	}
+	authURL := o.authorizationURL(d, info, redirect, verifier, state, scope)
 	if o.a.mut.has(MutListenOnCallback) {
 		if stop := listenOn(redirect); stop != nil {
 			defer stop()
@@ -283,131 +246,102 @@ func (o *oauthSession) authorize(ctx context.Context) error {
 	if v, err := p.CodeVerifier(ctx); err == nil && v != "" {
 		verifier = v
 	}
-	conf := o.oauth2Config(info, redirect)
 	exchangeCtx := ctx
 	if o.a.mut.has(MutExchangeLateCode) {
 		exchangeCtx = context.WithoutCancel(ctx) // what LA-OAU-05 forbids
 	}
-	tok, err := conf.Exchange(o.clientCtx(exchangeCtx), code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", o.serverURL))
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier}, "redirect_uri": {redirect}}
+	tok, err := o.requestToken(exchangeCtx, d, info, form)
 	if err != nil {
-		return o.fail("LA-OAU-15", "the code exchange failed", o.redact(err))
+		return o.fail(ruleOf(err, "LA-OAU-15"), "the code exchange failed", err)
 	}
-	return o.keep(ctx, tok, true)
+	return o.keep(ctx, d, tok, "")
 }
 
-// clientCtx is the context of x/oauth2 requests: ctx with the session's
-// HTTP client.
-func (o *oauthSession) clientCtx(ctx context.Context) context.Context {
-	return context.WithValue(ctx, oauth2.HTTPClient, o.client)
+// authorizationURL builds the authorization request (RFC 6749 §4.1.1,
+// PKCE, RFC 8707), with the official client's parameters: the scope when
+// there is one, prompt=consent when it asks for offline_access, the
+// resource.
+func (o *oauthSession) authorizationURL(d *discovery, info *ClientInformation, redirect, verifier, state, scope string) string {
+	q := url.Values{
+		"response_type":         {"code"},
+		"client_id":             {info.ClientID},
+		"redirect_uri":          {redirect},
+		"code_challenge":        {oauth2.S256ChallengeFromVerifier(verifier)},
+		"code_challenge_method": {"S256"},
+		"state":                 {state},
+		"resource":              {d.resource},
+	}
+	if scope != "" && !o.a.mut.has(MutNoScope) {
+		q.Set("scope", scope)
+		if strings.Contains(" "+scope+" ", " "+offlineAccess+" ") {
+			q.Set("prompt", "consent")
+		}
+	}
+	if o.a.mut.has(MutNoResourceParam) {
+		q.Del("resource")
+	}
+	if o.a.mut.has(MutNoState) {
+		q.Del("state")
+	}
+	u := d.meta.AuthorizationEndpoint
+	if strings.Contains(u, "?") {
+		return u + "&" + q.Encode()
+	}
+	return u + "?" + q.Encode()
 }
 
-// metadata returns the discovered authorization server metadata.
-func (o *oauthSession) metadata() *oauthex.AuthServerMeta {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.meta
-}
-
-// client_ returns the provider's client, registering one dynamically
-// (RFC 7591) when it has none (LA-OAU-15).
-func (o *oauthSession) client_(ctx context.Context, redirect string) (*ClientInformation, error) {
-	p := o.cfg.Provider
-	info, err := p.ClientInformation(ctx)
-	if err != nil {
-		return nil, o.fail("LA-OAU-15", "the provider could not return its client information", err)
+// containsFold reports whether list holds s, in any letter case.
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
 	}
-	if info != nil && info.ClientID != "" {
-		o.info = info
-		return info, nil
-	}
-	meta := o.metadata()
-	if meta.RegistrationEndpoint == "" {
-		return nil, o.fail("LA-OAU-15", "the provider has no client and the authorization server offers no dynamic registration", nil)
-	}
-	cm, err := p.ClientMetadata(ctx)
-	if err != nil {
-		return nil, o.fail("LA-OAU-15", "the provider has no client metadata", err)
-	}
-	if len(cm.RedirectURIs) == 0 {
-		cm.RedirectURIs = []string{redirect}
-	}
-	if cm.TokenEndpointAuthMethod == "" {
-		cm.TokenEndpointAuthMethod = "none"
-	}
-	if cm.GrantTypes == nil {
-		cm.GrantTypes = []string{"authorization_code", "refresh_token"}
-	}
-	if cm.ResponseTypes == nil {
-		cm.ResponseTypes = []string{"code"}
-	}
-	body, _ := json.Marshal(cm)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, meta.RegistrationEndpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, o.fail("LA-OAU-15", "the registration request could not be made", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := o.client.Do(req)
-	if err != nil {
-		return nil, o.fail(ruleOf(err, "LA-OAU-15"), "dynamic client registration failed", err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxOAuthBody))
-	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		return nil, o.fail("LA-OAU-15", fmt.Sprintf("dynamic client registration answered %s%s", resp.Status, oauthErrorCode(data)), nil)
-	}
-	var reg ClientInformation
-	if err := json.Unmarshal(data, &reg); err != nil || reg.ClientID == "" {
-		return nil, o.fail("LA-OAU-15", "dynamic client registration answered no client_id", err)
-	}
-	if err := p.SaveClientInformation(ctx, reg); err != nil {
-		return nil, o.fail("LA-OAU-15", "the provider could not save the client information", err)
-	}
-	o.info = &reg
-	return &reg, nil
-}
-
-// oauth2Config is the x/oauth2 configuration of the session's client.
-func (o *oauthSession) oauth2Config(info *ClientInformation, redirect string) *oauth2.Config {
-	meta := o.metadata()
-	style := oauth2.AuthStyleInParams
-	if info.ClientSecret != "" {
-		style = oauth2.AuthStyleInHeader
-	}
-	return &oauth2.Config{ClientID: info.ClientID, ClientSecret: info.ClientSecret, RedirectURL: redirect,
-		Endpoint: oauth2.Endpoint{AuthURL: meta.AuthorizationEndpoint, TokenURL: meta.TokenEndpoint, AuthStyle: style}}
+	return false
 }
 
 // clientCredentials gets a token with the client-credentials grant
 // (LA-CC-01), after the issuer and every target were checked (LA-CC-03,
-// LA-CC-04).
-func (o *oauthSession) clientCredentials(ctx context.Context) error {
-	cc := o.cfg.ClientCredentials
-	meta := o.metadata()
-	if o.a.mut.has(MutCCAuthorize) && meta.AuthorizationEndpoint != "" {
-		if req, err := http.NewRequestWithContext(ctx, http.MethodGet, meta.AuthorizationEndpoint, nil); err == nil {
+// LA-CC-04), with the scope the server asks for, if any.
+func (o *oauthSession) clientCredentials(ctx context.Context, d *discovery) error {
+	info, err := o.clientFor(ctx, d, false, "")
+	if err != nil {
+		return err
+	}
+	if o.a.mut.has(MutCCAuthorize) && d.meta.AuthorizationEndpoint != "" {
+		if req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.meta.AuthorizationEndpoint, nil); err == nil {
 			if resp, err := o.client.Do(req); err == nil {
 				resp.Body.Close()
 			}
 		}
 	}
-	conf := &clientcredentials.Config{ClientID: cc.ClientID, ClientSecret: cc.ClientSecret, TokenURL: meta.TokenEndpoint,
-		EndpointParams: url.Values{"resource": {o.serverURL}}, AuthStyle: oauth2.AuthStyleInHeader}
-	tok, err := conf.Token(o.clientCtx(ctx))
-	if err != nil {
-		return o.fail(ruleOf(err, "LA-CC-01"), "the client-credentials grant failed", o.redact(err))
+	form := url.Values{"grant_type": {"client_credentials"}}
+	o.mu.Lock()
+	requested := o.challenge.scope
+	o.mu.Unlock()
+	if scope := o.selectScope(requested, d, ClientMetadata{GrantTypes: []string{"client_credentials"}}); scope != "" {
+		form.Set("scope", scope)
 	}
-	return o.keep(ctx, tok, false)
+	tok, err := o.requestToken(ctx, d, info, form)
+	if err != nil {
+		return o.fail(ruleOf(err, "LA-CC-01"), "the client-credentials grant failed", err)
+	}
+	return o.keep(ctx, d, tok, "")
 }
 
 // keep checks a token response and makes it the session's token, saving it
-// in the provider (LA-OAU-28).
-func (o *oauthSession) keep(ctx context.Context, tok *oauth2.Token, save bool) error {
-	if tok.TokenType != "" && !strings.EqualFold(tok.TokenType, "bearer") && !o.a.mut.has(MutAcceptDPoP) {
+// in the provider bound to the issuer (LA-OAU-28); a refresh response
+// without a refresh token keeps the old one (oldRefresh).
+func (o *oauthSession) keep(ctx context.Context, d *discovery, tok *tokenResponse, oldRefresh string) error {
+	if !strings.EqualFold(tok.TokenType, "bearer") && !o.a.mut.has(MutAcceptDPoP) {
 		return o.fail("LA-OAU-28", fmt.Sprintf("the token endpoint issued a %q token; only Bearer tokens are supported (no DPoP)", tok.TokenType), nil)
 	}
-	t := Tokens{AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, ExpiresIn: tok.ExpiresIn}
-	if save && !o.a.mut.has(MutCacheTokens) {
+	t := Tokens{AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, ExpiresIn: tok.expiresIn(), Scope: tok.Scope, Issuer: d.issuer}
+	if t.RefreshToken == "" {
+		t.RefreshToken = oldRefresh
+	}
+	if o.cfg.Provider != nil && !o.a.mut.has(MutCacheTokens) {
 		if err := o.cfg.Provider.SaveTokens(ctx, t); err != nil {
 			return o.fail("LA-OAU-15", "the provider could not save the tokens", err)
 		}
@@ -418,13 +352,13 @@ func (o *oauthSession) keep(ctx context.Context, tok *oauth2.Token, save bool) e
 	return nil
 }
 
-// errNoRefresh says a rejected token cannot be refreshed.
-var errNoRefresh = errors.New("there is no refresh token, and a new login only happens when the host registers the server again (LA-OAU-37)")
-
 // refresh replaces the access token stale after a 401: concurrent
 // refreshes of one token are merged into one request (LA-OAU-35). It never
-// logs in interactively (LA-OAU-34); a client-credentials session gets a
-// new token the same way it got the first.
+// logs in interactively and never registers a client (LA-OAU-34,
+// LA-OAU-37); a client-credentials session gets a new token the same way
+// it got the first. It discovers again first, so that a resource that moved
+// to another authorization server is noticed: tokens and a client of
+// another server are never sent to it.
 func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error) {
 	key := stale
 	if o.a.mut.has(MutUnmergedRefresh) {
@@ -446,13 +380,7 @@ func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error
 		if cur != nil && cur.AccessToken != stale && !o.a.mut.has(MutUnmergedRefresh) {
 			return cur.AccessToken, nil // refreshed meanwhile
 		}
-		if o.cfg.ClientCredentials != nil {
-			if err := o.login(ctx); err != nil {
-				return "", err
-			}
-			return o.bearer(), nil
-		}
-		if o.a.mut.has(MutLoginOn401) {
+		if o.cfg.ClientCredentials != nil || o.a.mut.has(MutLoginOn401) {
 			if err := o.login(ctx); err != nil {
 				return "", err
 			}
@@ -466,58 +394,70 @@ func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error
 			}()
 		}
 		if cur == nil || cur.RefreshToken == "" {
-			return "", errNoRefresh
+			return "", errNoRefresh(o.server, "there is no refresh token")
 		}
-		if err := o.discover(ctx); err != nil {
-			return "", err
-		}
-		info := o.info
-		if info == nil {
-			var err error
-			if info, err = o.cfg.Provider.ClientInformation(ctx); err != nil || info == nil {
-				return "", o.fail("LA-OAU-34", "the provider has no client to refresh with", err)
-			}
-		}
-		conf := o.oauth2Config(info, "")
-		tok, err := conf.TokenSource(o.clientCtx(ctx), &oauth2.Token{RefreshToken: cur.RefreshToken, Expiry: time.Unix(1, 0)}).Token()
-		if err != nil {
-			return "", o.fail("LA-OAU-34", "refreshing the token failed", o.redact(err))
-		}
-		if err := o.keep(ctx, tok, true); err != nil {
-			return "", err
-		}
-		return o.bearer(), nil
+		return o.refreshWith(ctx, cur)
 	})
 	if err != nil {
-		o.a.opts.Logger.Warn("oauth: a rejected token could not be refreshed", "server", o.server, "err", o.a.logText(err))
+		if stale != "" {
+			o.a.opts.Logger.Warn("oauth: a rejected token could not be refreshed", "server", o.server, "err", o.a.logText(err))
+		}
 		return "", err
 	}
 	return v.(string), nil
 }
 
-// redact hides what an authorization server wrote in an error
-// response: its description may carry anything, and it must not reach the
-// logs (LA-OAU-30). The error code stays.
-func (o *oauthSession) redact(err error) error {
-	if o.a.mut.has(MutLogErrorDescription) {
-		return err
+// errNoRefresh says a rejected token cannot be refreshed, and why.
+func errNoRefresh(server, why string) *Error {
+	return &Error{Kind: KindAuth, Rule: "LA-OAU-37", Source: server,
+		Msg: why + "; a new login only happens when the host registers the server again"}
+}
+
+// refreshWith refreshes the tokens cur at the authorization server the
+// resource names now, with the client bound to it.
+func (o *oauthSession) refreshWith(ctx context.Context, cur *Tokens) (any, error) {
+	d, err := o.discovered(ctx)
+	if err != nil {
+		return "", err
 	}
-	var re *oauth2.RetrieveError
-	if errors.As(err, &re) {
-		status := 0
-		if re.Response != nil {
-			status = re.Response.StatusCode
+	switch {
+	case cur.Issuer == "":
+		// Not bound yet: they belong to the server they are first
+		// refreshed at.
+		bound := *cur
+		bound.Issuer = d.issuer
+		if err := o.cfg.Provider.SaveTokens(ctx, bound); err != nil {
+			return "", o.fail("LA-OAU-15", "the provider could not save the tokens", err)
 		}
-		if re.ErrorCode != "" {
-			return fmt.Errorf("the token endpoint answered %d, error %q (its description is withheld)", status, re.ErrorCode)
+		cur = &bound
+	case !issuersMatch(cur.Issuer, d.issuer) && !o.a.mut.has(MutTokensNotBound):
+		if o.a.mut.has(MutRegisterDuringRun) {
+			_, _ = o.clientFor(ctx, d, true, "")
 		}
-		return fmt.Errorf("the token endpoint answered %d (its body is withheld)", status)
+		return "", errNoRefresh(o.server, fmt.Sprintf("the tokens were issued by %q and the server now names %q", cur.Issuer, d.issuer))
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
+	info, err := o.clientFor(ctx, d, false, "")
+	if err != nil {
+		return "", err
 	}
-	return err
+	if info == nil {
+		return "", errNoRefresh(o.server, "the provider has no client of the authorization server "+d.issuer)
+	}
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {cur.RefreshToken}}
+	dd := d
+	if o.a.mut.has(MutNoRefreshResource) {
+		c := *d
+		c.resource = ""
+		dd = &c
+	}
+	tok, err := o.requestToken(ctx, dd, info, form)
+	if err != nil {
+		return "", o.fail(ruleOf(err, "LA-OAU-34"), "refreshing the token failed", err)
+	}
+	if err := o.keep(ctx, d, tok, cur.RefreshToken); err != nil {
+		return "", err
+	}
+	return o.bearer(), nil
 }
 
 // oauthErrorCode quotes the error code of an OAuth error body, and
@@ -527,7 +467,7 @@ func oauthErrorCode(body []byte) string {
 		Error string `json:"error"`
 	}
 	if json.Unmarshal(body, &e) == nil && e.Error != "" {
-		return fmt.Sprintf(", error %q (its description is withheld)", e.Error)
+		return fmt.Sprintf(", error %.100q (its description is withheld)", e.Error)
 	}
 	return ""
 }
@@ -544,44 +484,6 @@ func newState(m mutations) string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// wellKnown inserts /.well-known/<suffix> between the host and the path
-// of raw, as RFC 8414 and RFC 9728 do.
-func wellKnown(raw, suffix string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	path := strings.TrimSuffix(u.EscapedPath(), "/")
-	u.RawQuery, u.Fragment = "", ""
-	u.Path, u.RawPath = "/.well-known/"+suffix+path, ""
-	return u.String()
-}
-
-// getJSON fetches a JSON document through c.
-func getJSON[T any](ctx context.Context, c *http.Client, raw string) (*T, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s answered %s", raw, resp.Status)
-	}
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "application/json" {
-		return nil, fmt.Errorf("GET %s answered %q, not application/json", raw, mt)
-	}
-	var v T
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxOAuthBody)).Decode(&v); err != nil {
-		return nil, fmt.Errorf("GET %s: %w", raw, err)
-	}
-	return &v, nil
 }
 
 // ruleOf returns the rule of a refused OAuth request (a target or a

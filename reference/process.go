@@ -140,6 +140,10 @@ func (a *Agent) startProcess(cfg ServerConfig, sandbox []string) (*process, erro
 // Read reads the server's stdout, refusing a line over [MaxMessageBytes].
 func (p *process) Read(b []byte) (int, error) { return p.stdout.Read(b) }
 
+// outputEnded reports whether the server's stdout ended or failed: what
+// ends its session, as the reader sees it, before go-sdk reports it.
+func (p *process) outputEnded() bool { return p.stdout.ended.Load() || p.stdout.tripped.Load() }
+
 // tooLong reports whether the server wrote a line over the limit.
 func (p *process) tooLong() bool { return p.stdout.tripped.Load() }
 
@@ -155,6 +159,7 @@ type lineLimit struct {
 	max     int
 	cur     int // bytes of the current line so far
 	tripped atomic.Bool
+	ended   atomic.Bool // the output ended or failed: the session is over
 }
 
 func (l *lineLimit) Read(b []byte) (int, error) {
@@ -162,6 +167,9 @@ func (l *lineLimit) Read(b []byte) (int, error) {
 		return 0, errLineTooLong
 	}
 	n, err := l.r.Read(b)
+	if err != nil {
+		l.ended.Store(true)
+	}
 	for i := 0; i < n; i++ {
 		if b[i] == '\n' {
 			l.cur = 0
@@ -208,6 +216,26 @@ func (p *process) Close() error {
 		}
 	})
 	return p.closeErr
+}
+
+// ended describes how the process ended, waiting for it at most d: "the
+// server process exited with status 1", "... was killed by signal
+// killed", or "" while it still runs.
+func (p *process) ended(d time.Duration) string {
+	if !p.wait(d) {
+		return ""
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case p.err == nil:
+		return "the server process exited with status 0"
+	case errors.As(p.err, &exitErr):
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Sprintf("the server process was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
+		}
+		return fmt.Sprintf("the server process exited with status %d", exitErr.ExitCode())
+	}
+	return "the server process ended: " + p.err.Error()
 }
 
 // wait reports whether the process exited within d.

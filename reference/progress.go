@@ -32,6 +32,8 @@ type progressRoutes struct {
 	next    int
 	tail    []byte        // the end of the last bytes scanned
 	handled chan struct{} // closed and replaced whenever a notification is handled
+	// twice serves only [MutProgressTwice].
+	twice bool
 }
 
 // progressRoute is one call's routing.
@@ -123,6 +125,9 @@ func (r *progressRoutes) handle(ctx context.Context, req *mcp.ProgressNotificati
 		ev.Total = &total
 	}
 	rt.emit(ev)
+	if r.twice {
+		rt.emit(ev)
+	}
 	// Counted once delivered, so that the call ends after its events.
 	r.mu.Lock()
 	rt.handled++

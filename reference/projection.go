@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,8 +74,8 @@ type archive struct {
 	mu      sync.Mutex
 	entries map[string][]byte
 	next    int
-	// ignoreOffset serves only [MutContextIgnoresOffset].
-	ignoreOffset bool
+	// mut holds the mutations that break reading the archive back.
+	mut mutations
 }
 
 // put stores data and returns its reference.
@@ -90,21 +91,37 @@ func (ar *archive) put(data []byte) *contextRef {
 	return &contextRef{Ref: ref, Offset: 0}
 }
 
-// read returns one page of an archived entry.
+// read returns one page of an archived entry: at most [contextPage] bytes
+// from offset, cut on character boundaries so that the page's text is the
+// archived bytes exactly, and the offset of the next page while bytes
+// remain (LA-ARC-05, interpretation A-42). An offset inside a character
+// starts the page at the character's end; the page says where it starts.
+// A reference the session never gave, or an offset past the end, is a
+// tool error.
 func (ar *archive) read(ref string, offset int) (string, bool) {
+	m := ar.mut
 	ar.mu.Lock()
 	data, ok := ar.entries[ref]
 	ar.mu.Unlock()
-	if !ok {
+	if m.has(MutAnyReadServed) {
+		offset = max(0, min(offset, len(data)))
+	}
+	if !ok && !m.has(MutAnyReadServed) {
 		return fmt.Sprintf("no archived result %q", ref), true
 	}
 	if offset < 0 || offset > len(data) {
 		return fmt.Sprintf("offset %d is outside the %d bytes of %q", offset, len(data), ref), true
 	}
-	if ar.ignoreOffset {
+	if m.has(MutContextIgnoresOffset) {
 		offset = 0
 	}
+	for offset < len(data) && !utf8.RuneStart(data[offset]) && !m.has(MutPagesCutMidCharacter) {
+		offset++
+	}
 	end := min(offset+contextPage, len(data))
+	for end < len(data) && !utf8.RuneStart(data[end]) && !m.has(MutPagesCutMidCharacter) {
+		end--
+	}
 	page := struct {
 		Ref    string `json:"ref"`
 		Offset int    `json:"offset"`
@@ -112,7 +129,9 @@ func (ar *archive) read(ref string, offset int) (string, bool) {
 		Text   string `json:"text"`
 		Next   *int   `json:"next,omitempty"`
 	}{Ref: ref, Offset: offset, Bytes: len(data), Text: string(data[offset:end])}
-	if end < len(data) {
+	switch {
+	case m.has(MutNoNextBeforeTheEnd):
+	case end < len(data), m.has(MutNextOnTheLastPage):
 		page.Next = &end
 	}
 	return marshal(page), false
@@ -165,6 +184,9 @@ func (a *Agent) project(res *mcp.CallToolResult) (Projection, error) {
 				p.Content = append(p.Content, projectedItem{Type: typ, MIMEType: mime, Text: encoded})
 				continue
 			}
+			if m.has(MutArchiveMediaEmpty) {
+				encoded = ""
+			}
 			media = append(media, []byte(encoded))
 			p.Content = append(p.Content, projectedItem{Type: typ, MIMEType: mime, Bytes: len(data)})
 		case *mcp.EmbeddedResource:
@@ -180,6 +202,9 @@ func (a *Agent) project(res *mcp.CallToolResult) (Projection, error) {
 			if m.has(MutInlineResources) {
 				p.Content = append(p.Content, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Text: string(data)})
 				continue
+			}
+			if m.has(MutArchiveResourcesEmpty) {
+				data = []byte{}
 			}
 			media = append(media, data)
 			p.Content = append(p.Content, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Bytes: len(data)})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -52,5 +53,67 @@ func TestOldServerIsRefused(t *testing.T) {
 	}
 	if len(a.MCP().List()) != 0 {
 		t.Error("the refused server is in the registry")
+	}
+}
+
+// TestRefusalsSayWhatWasSeen: a server that cannot be used is refused with
+// the right kind, and the message names what was expected, what was seen
+// and what to do.
+func TestRefusalsSayWhatWasSeen(t *testing.T) {
+	handler := func(srv *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler {
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, opts)
+	}
+	newServer := func(versions ...string) *mcp.Server {
+		return mcp.NewServer(&mcp.Implementation{Name: "old", Version: "1"}, &mcp.ServerOptions{SupportedProtocolVersions: versions})
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		http http.Handler // nil: cfg is used as it is
+		cfg  reference.ServerConfig
+		kind reference.Kind
+		rule string
+		says []string
+	}{
+		{"go-sdk's stateful HTTP server", handler(newServer(), &mcp.StreamableHTTPOptions{}), reference.ServerConfig{}, reference.KindProtocol, "LA-TRN-02",
+			[]string{"does not speak MCP 2026-07-28", `offers MCP "2025-11-25"`, "upgrade the server"}},
+		{"an old server refusing 2026-07-28", handler(newServer("2025-06-18"), &mcp.StreamableHTTPOptions{Stateless: true}), reference.ServerConfig{}, reference.KindProtocol, "LA-TRN-02",
+			[]string{"server/discover failed with", `speaks MCP "2025-06-18"`, "upgrade the server"}},
+		{"an HTTP status for server/discover", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "this server knows no server/discover", http.StatusBadRequest)
+		}), reference.ServerConfig{}, reference.KindProtocol, "LA-TRN-02",
+			[]string{"HTTP 400 Bad Request", "this server knows no server/discover", "upgrade the server"}},
+		{"a stdio server that exits", nil, reference.ServerConfig{Command: exe, Args: []string{exitServerCommand}}, reference.KindTransport, "LA-TRN-03",
+			[]string{"exited with status 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := tt.cfg
+			if tt.http != nil {
+				hs := httptest.NewServer(tt.http)
+				defer hs.Close()
+				cfg = reference.ServerConfig{Type: "http", URL: hs.URL}
+			}
+			a, err := reference.New(reference.Options{Workdir: t.TempDir(), Environ: os.Environ(), Permission: &reference.Policy{Allow: []string{"mcp_connect"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			err = a.MCP().Register(context.Background(), "srv", cfg)
+			if reference.KindOf(err) != tt.kind || reference.RuleOf(err) != tt.rule {
+				t.Fatalf("got %v, want a %s %s error", err, tt.rule, tt.kind)
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("%v\ndoes not say %q", err, s)
+				}
+			}
+			if !strings.Contains(err.Error(), `"srv"`) && !strings.Contains(err.Error(), "srv:") {
+				t.Errorf("%v does not name the server", err)
+			}
+		})
 	}
 }

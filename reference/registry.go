@@ -185,7 +185,7 @@ func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) 
 	}
 	s := &server{name: name, cfg: cfg, source: SourceInstance, where: "register", status: StatusConfigured}
 	if a.mut.has(MutLazyDiscovery) {
-		return r.registerLazily(ctx, s)
+		return r.registerLazily(s)
 	}
 	_, err = r.connectAndCommit(ctx, s, true)
 	if err != nil {
@@ -200,21 +200,16 @@ func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) 
 	return nil
 }
 
-// registerLazily adds the server and connects it in the background, so
-// that Register returns before discovery. It exists only for
-// [MutLazyDiscovery].
-func (r *Registry) registerLazily(ctx context.Context, s *server) error {
+// registerLazily adds the server as configured and returns: it is
+// authorized, connected and discovered only at the next run, like a
+// server of a configuration file. It exists only for [MutLazyDiscovery],
+// whose register() returns before discovery every time: nothing it should
+// have done by then happens in the background, so no scenario's verdict
+// depends on how fast the background was.
+func (r *Registry) registerLazily(s *server) error {
 	r.mu.Lock()
 	r.servers = append(r.servers, s)
 	r.mu.Unlock()
-	actx := context.WithoutCancel(ctx)
-	go func() {
-		if _, err := r.connectAndCommit(actx, s, false); err != nil {
-			r.mu.Lock()
-			s.status, s.err = StatusFailed, err
-			r.mu.Unlock()
-		}
-	}()
 	return nil
 }
 

@@ -144,7 +144,11 @@ func (a *Agent) catalogOf(visible func(string) bool) []entry {
 	var out []entry
 	for _, t := range a.reg.catalog() {
 		if visible(t.full) && !a.mut.has(MutBladeNoMCPTools) {
-			out = append(out, entry{spec: t.spec(), mcp: t})
+			spec := t.spec()
+			if a.mut.has(MutCutLongNames) && len(spec.Name) > 37 {
+				spec.Name = spec.Name[:37]
+			}
+			out = append(out, entry{spec: spec, mcp: t})
 		}
 	}
 	for _, t := range a.opts.Tools {
@@ -254,6 +258,8 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 		timeout = DefaultTimeout
 	case a.mut.has(MutCallTimeout20) && timeout == DefaultTimeout:
 		timeout = 20 * time.Second
+	case a.mut.has(MutCallTimeout60) && timeout == DefaultTimeout:
+		timeout = 60 * time.Second
 	}
 	cctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -262,6 +268,7 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 	if !a.mut.has(MutNoProgressToken) {
 		params.SetProgressToken(token)
 	}
+	mark := t.conn.failureMark()
 	res, err := t.conn.session.CallTool(cctx, params)
 	t.conn.progress.unroute(token) // late progress is dropped
 	if err != nil && a.mut.has(MutRetryOnce) {
@@ -269,7 +276,10 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 	}
 	if err != nil {
 		if lerr := t.conn.limitError(t.server); lerr != nil {
-			return lerr.Error(), true, "failed"
+			if !a.mut.has(MutKeepBrokenConnection) {
+				t.conn.lose(lerr)
+			}
+			return lerr.Error() + "; " + lostAdvice(t), true, "failed"
 		}
 		if cctx.Err() != nil {
 			t.conn.cancelledCall()
@@ -278,6 +288,10 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 				outcome = "timeout"
 			}
 			return cancelled(cctx, fmt.Sprintf("the call of %q (its outcome is unknown and it is not retried)", t.full)).Error(), true, outcome
+		}
+		if cause, broke := t.conn.broken(err, mark); broke && !a.mut.has(MutKeepBrokenConnection) {
+			t.conn.lose(err)
+			return fmt.Sprintf("LA-CAT-03: the connection to server %q was lost during the call of %q (%s); %s", t.server, t.full, cause, lostAdvice(t)), true, "failed"
 		}
 		return fmt.Sprintf("the call of %q failed (its outcome is unknown and it is not retried): %v", t.full, err), true, "failed"
 	}
@@ -295,6 +309,11 @@ func (a *Agent) callTool(ctx context.Context, e entry, call ToolCall, args json.
 		outcome = "error"
 	}
 	return p.Text, p.IsError, outcome
+}
+
+// lostAdvice is what a lost connection means for the call and the server.
+func lostAdvice(t *tool) string {
+	return fmt.Sprintf("the call's outcome is unknown and it is not retried (LA-TMO-06); %q is stale and is connected again, with mcp_connect asked again, at the next run", t.server)
 }
 
 // validateOutput checks a result's structuredContent against the tool's

@@ -35,7 +35,7 @@ func (a *Agent) SubAgent(opts SubAgentOptions) (*Agent, error) {
 	if opts.AllowedTools != nil && !a.mut.has(MutSubagentIgnoresAllowlist) {
 		o.AllowedTools = opts.AllowedTools
 	}
-	sub := &Agent{opts: o, mut: a.mut, rootCAs: a.rootCAs, root: a, archive: &archive{ignoreOffset: a.archive.ignoreOffset}}
+	sub := &Agent{opts: o, mut: a.mut, rootCAs: a.rootCAs, root: a, archive: &archive{mut: a.mut}}
 	sub.reg = &Registry{agent: a, caller: sub, registryState: a.reg.registryState}
 	if a.mut.has(MutSubagentOwnConnections) {
 		sub.reg = a.reg.copyUnconnected(sub)

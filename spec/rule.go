@@ -138,6 +138,15 @@ type Rule struct {
 	Strength Strength `json:"strength"`
 	// Testability is how the rule can be checked.
 	Testability Testability `json:"testability"`
+	// Portable says the rule holds for any MCP host, whatever its product
+	// (HTTPS and loopback, redirects, byte caps before parsing, the child
+	// environment, stderr, reaping, cancellation, no replay, schema
+	// validation, honest projection, OAuth state and issuer, no secrets in
+	// the host's view); a rule that is not portable describes one
+	// product's own surface (file names, the mcp__ naming scheme, its
+	// limits and options). `mcpconform run --portable` runs the first
+	// group, the scenarios of which measure a third-party SDK fairly.
+	Portable bool `json:"portable,omitempty"`
 	// Statement is the rule in one or two plain English sentences.
 	Statement string `json:"statement"`
 	// Source is where the seed states the rule.

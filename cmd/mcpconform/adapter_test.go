@@ -178,3 +178,27 @@ func TestAdapterCheckEscapesWhatTheAdapterSays(t *testing.T) {
 		t.Errorf("the check shows the adapter's name raw or not at all:\n%q", out)
 	}
 }
+
+// TestRelativeAdapterPaths: the README's "cmd:node ./my-adapter.mjs" works
+// from the caller's directory, although the adapter runs in each
+// scenario's scratch directory.
+func TestRelativeAdapterPaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "my-adapter.mjs"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		argv, want []string
+	}{
+		{[]string{"node", "./my-adapter.mjs", "--x"}, []string{"node", filepath.Join(dir, "my-adapter.mjs"), "--x"}},
+		{[]string{"node", "my-adapter.mjs"}, []string{"node", filepath.Join(dir, "my-adapter.mjs")}},
+		{[]string{"bin/adapter", "lite-agent"}, []string{filepath.Join(dir, "bin/adapter"), "lite-agent"}},
+		{[]string{"node", "../up.mjs"}, []string{"node", filepath.Join(filepath.Dir(dir), "up.mjs")}},
+		{[]string{"/abs/x", "-f", "plain"}, []string{"/abs/x", "-f", "plain"}},
+	}
+	for _, tt := range tests {
+		if got := resolvePaths(tt.argv, dir); !slices.Equal(got, tt.want) {
+			t.Errorf("%v: %v, want %v", tt.argv, got, tt.want)
+		}
+	}
+}

@@ -24,6 +24,7 @@ type ruleRow struct {
 	Capability  string `json:"capability,omitempty"`
 	Reason      string `json:"reason,omitempty"`
 	Pending     string `json:"pending,omitempty"`
+	Portable    bool   `json:"portable,omitempty"`
 }
 
 // scenariosByRule indexes the suite's scenarios by rule ID.
@@ -46,6 +47,7 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
+	onlyPortable := fs.Bool("portable", false, "list only the portable rules (what any MCP host must do)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -56,10 +58,13 @@ func cmdList(args []string, stdout, stderr io.Writer) int {
 	}
 	var rows []ruleRow
 	for _, r := range spec.Rules() {
+		if *onlyPortable && !r.Portable {
+			continue
+		}
 		rows = append(rows, ruleRow{
 			ID: r.ID, System: string(r.System), Area: r.Area, Strength: string(r.Strength),
 			Testability: string(r.Testability), Scenarios: len(by[r.ID]), Statement: r.Statement,
-			Capability: r.Capability, Reason: r.Reason, Pending: r.Pending,
+			Capability: r.Capability, Reason: r.Reason, Pending: r.Pending, Portable: r.Portable,
 		})
 	}
 	if *asJSON {

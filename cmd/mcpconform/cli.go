@@ -33,6 +33,8 @@ commands:
   list      list the rules of the catalog
   explain   explain one rule: its statement, seed sentence and scenarios
   adapter   serve the reference over the adapter protocol, or check an adapter
+  baseline  write a baseline of a report's failures
+  report    merge shard reports, or draw an HTML matrix of several runs
   version   print the version
 
 Run "mcpconform <command> -h" for the flags of a command.
@@ -53,6 +55,10 @@ func runCLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdExplain(args[1:], stdout, stderr)
 	case "adapter":
 		return cmdAdapter(ctx, args[1:], stdout, stderr)
+	case "baseline":
+		return cmdBaseline(args[1:], stdout, stderr)
+	case "report":
+		return cmdReport(args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "mcpconform %s\n", conformance.Version)
 		return exitOK

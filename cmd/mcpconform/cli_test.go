@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -120,5 +122,37 @@ func TestReportFormats(t *testing.T) {
 	}
 	if doc.Failures == 0 || len(doc.Suites) == 0 || !strings.HasPrefix(doc.Suites[0].Cases[0].Name, "[LA-NAME-02]") {
 		t.Errorf("junit: %s", data)
+	}
+}
+
+// TestShardMergeAndHTMLCommands: shards merged by the CLI are the whole
+// run, exit with its verdict, and draw a page.
+func TestShardMergeAndHTMLCommands(t *testing.T) {
+	dir := t.TempDir()
+	var reports []string
+	for i := 1; i <= 2; i++ {
+		out := filepath.Join(dir, fmt.Sprintf("s%d", i))
+		code, stdout, stderr := run(t, "run", "--rules", "LA-NAME-02", "--target", "reference+mutate=LA-NAME-02/alias-25-characters",
+			"--shard", fmt.Sprintf("%d/2", i), "--format", "json", "--out", out)
+		if code != exitFailure && code != exitOK {
+			t.Fatalf("shard %d: exit %d\n%s\n%s", i, code, stdout, stderr)
+		}
+		reports = append(reports, filepath.Join(out, "report.json"))
+	}
+	merged := filepath.Join(dir, "full.json")
+	code, _, stderr := run(t, append([]string{"report", "merge", "-o", merged}, reports...)...)
+	if code != exitFailure {
+		t.Errorf("merging the shards of a failing run: exit %d, want %d\n%s", code, exitFailure, stderr)
+	}
+	rep, err := conformance.ReadReport(merged)
+	if err != nil || len(rep.Scenarios) != 10 || rep.Verdict != "fail" {
+		t.Fatalf("merged report: %v, %d scenarios, verdict %q", err, len(rep.Scenarios), rep.Verdict)
+	}
+	page := filepath.Join(dir, "m.html")
+	if code, _, stderr := run(t, "report", "html", "-o", page, merged); code != exitOK {
+		t.Fatalf("report html: exit %d\n%s", code, stderr)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), `id="rule-LA-NAME-02"`) {
+		t.Errorf("the page has no row for LA-NAME-02 (%v)", err)
 	}
 }

@@ -31,7 +31,11 @@ func parseTarget(s string) (adapter.Target, error) {
 		if len(argv) == 0 {
 			return nil, fmt.Errorf("%q: the command line is empty", s)
 		}
-		return &rpcadapter.Target{Command: argv}, nil
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		return &rpcadapter.Target{Command: resolvePaths(argv, cwd)}, nil
 	}
 	if path, ok := strings.CutPrefix(s, "file:"); ok {
 		return targetFile(path)
@@ -87,12 +91,34 @@ func targetFile(path string) (adapter.Target, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("%s: \"command\" is empty", path)
 	}
-	// A relative program is relative to the file, so the file can live
-	// beside its adapter.
-	if strings.HasPrefix(argv[0], "./") || strings.HasPrefix(argv[0], "../") {
-		argv[0] = filepath.Join(filepath.Dir(path), argv[0])
+	// Relative paths are relative to the file, so the file can live beside
+	// its adapter.
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
 	}
-	return &rpcadapter.Target{Command: argv, Env: f.Env}, nil
+	return &rpcadapter.Target{Command: resolvePaths(argv, dir), Env: f.Env}, nil
+}
+
+// resolvePaths makes the relative paths of an adapter's command line
+// absolute against dir: the runner starts the adapter in each scenario's
+// own scratch directory, where "node ./my-adapter.mjs" would find nothing.
+// A word is a path when it starts with "./" or "../", when it is the
+// program and holds a "/", or when it names a file that exists in dir;
+// anything else ("node", "--flag", "lite-agent") is left alone.
+func resolvePaths(argv []string, dir string) []string {
+	out := slices.Clone(argv)
+	for i, a := range out {
+		if a == "" || filepath.IsAbs(a) || strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := filepath.Join(dir, a)
+		explicit := strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || (i == 0 && strings.Contains(a, "/"))
+		if info, err := os.Stat(p); explicit || (err == nil && info.Mode().IsRegular()) {
+			out[i] = p
+		}
+	}
+	return out
 }
 
 // splitCommandLine splits a command line into words the way a POSIX shell

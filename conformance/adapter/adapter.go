@@ -209,12 +209,16 @@ type AuthorizeRequest struct {
 }
 
 // ProviderCall is one call of a provider method: redirectUrl,
-// clientMetadata, clientInformation, saveClientInformation, tokens,
-// saveTokens, codeVerifier, saveCodeVerifier or invalidateCredentials
-// (McpOAuthProvider), or state or redirectToAuthorization, which only the
-// official provider class has and which an implementation must never call
-// (LA-OAU-07). Value is the argument of save* and invalidateCredentials;
-// the result is the method's return value (JSON null for none).
+// clientMetadata, clientMetadataUrl (a property of the official
+// OAuthClientProvider: the URL of the client's ID metadata document, null
+// for none), clientInformation, saveClientInformation, tokens, saveTokens,
+// codeVerifier, saveCodeVerifier or invalidateCredentials (McpOAuthProvider),
+// or state or redirectToAuthorization, which only the official provider
+// class has and which an implementation must never call (LA-OAU-07). Value
+// is the argument of save* and invalidateCredentials; the result is the
+// method's return value (JSON null for none). What an implementation saves
+// is the official client's shape: client information and tokens carry the
+// issuer they belong to, and the runner's providers store them as given.
 type ProviderCall struct {
 	Provider string          `json:"provider"`
 	Method   string          `json:"method"`

@@ -1,6 +1,9 @@
 package adapter
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // System names a product whose rules an implementation claims to follow.
 type System string
@@ -29,6 +32,30 @@ type Info struct {
 	// one model turn: "sequential" or "parallel", the same for MCP and
 	// other tools ([CapConcurrencyPolicy]).
 	Concurrency string `json:"concurrency,omitempty"`
+	// Unimplemented lists rule areas ("LA-OAU") or rule IDs
+	// ("LA-TMO-05") of a claimed system that the implementation does not
+	// implement at all: their scenarios are skipped, saying so, instead of
+	// failing. A port that does part of a product declares the rest here;
+	// the report shows every such skip.
+	Unimplemented []string `json:"unimplemented,omitempty"`
+	// ToolNames is how the implementation names MCP tools for its model,
+	// a [ToolNaming] template; empty means [CanonicalToolNames]. The
+	// runner translates a declared scheme to and from the canonical names
+	// its scenarios use, and fails the scenarios of the canonical scheme
+	// itself (LA-NAME-01, BL-NAME-01), naming the declaration.
+	ToolNames string `json:"toolNames,omitempty"`
+}
+
+// Leaves reports whether the adapter declares rule (an ID such as
+// "LA-OAU-03") unimplemented, by its ID or its area, and which entry says
+// so.
+func (i Info) Leaves(rule string) (string, bool) {
+	for _, u := range i.Unimplemented {
+		if u == rule || (u != "" && strings.HasPrefix(rule, u+"-") && strings.Count(u, "-") == 1) {
+			return u, true
+		}
+	}
+	return "", false
 }
 
 // Operation names an agent operation of the contract, as the adapter

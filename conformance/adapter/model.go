@@ -34,6 +34,27 @@ type Message struct {
 	// holds instead of an archived result, parsed from Text by the adapter
 	// ([CapContextRef]); nil when the result is inline.
 	Context *ContextRef `json:"context,omitempty"`
+	// Page is the page of the session archive that a tool message
+	// answering a call of the context tool holds, parsed from Text by the
+	// adapter ([CapContextRef]); nil for any other tool message.
+	Page *ContextPage `json:"page,omitempty"`
+}
+
+// ContextPage is what one call of the context tool gave the model: a
+// run of archived bytes, and where the next run starts. Reading from a
+// reference's offset and following Next until it is nil yields every
+// archived byte of the reference once, in order.
+type ContextPage struct {
+	// Ref is the reference the page belongs to.
+	Ref string `json:"ref"`
+	// Offset is where in the archived bytes Text starts: the offset asked
+	// for, or a little after it when the implementation starts a page on a
+	// character boundary.
+	Offset int `json:"offset"`
+	// Text is the archived bytes of the page, as text.
+	Text string `json:"text"`
+	// Next is the offset of the following page; nil on the last page.
+	Next *int `json:"next,omitempty"`
 }
 
 // ProjectedResult is a tool result's JSON projection in normalized form

@@ -18,7 +18,7 @@ func (m model) Complete(ctx context.Context, req reference.ModelRequest) (refere
 	for _, msg := range req.Messages {
 		am := adapter.Message{Role: msg.Role, Text: msg.Text, ToolCallID: msg.ToolCallID, IsError: msg.IsError}
 		if msg.Role == "tool" {
-			am.Projection, am.Context = parseToolText(msg.Text)
+			am.Projection, am.Context, am.Page = parseToolText(msg.Text)
 		}
 		for _, c := range msg.ToolCalls {
 			am.ToolCalls = append(am.ToolCalls, adapter.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})

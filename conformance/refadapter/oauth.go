@@ -141,6 +141,16 @@ func (p *hostProvider) InvalidateCredentials(ctx context.Context, scope string) 
 	return p.call(ctx, "invalidateCredentials", scope, nil)
 }
 
+// ClientMetadataURL is the provider's clientMetadataUrl: its client ID
+// metadata document's URL, "" for none (null).
+func (p *hostProvider) ClientMetadataURL(ctx context.Context) (string, error) {
+	var s string
+	err := p.call(ctx, "clientMetadataUrl", nil, &s)
+	return s, err
+}
+
+var _ reference.ClientMetadataDocumentProvider = (*hostProvider)(nil)
+
 // State is the official provider class's state(), there for
 // [reference.MutUseProviderState] to find.
 func (p *hostProvider) State(ctx context.Context) (string, error) {

@@ -29,15 +29,23 @@ type toolText struct {
 	IsError           bool            `json:"isError"`
 	Context           *refWire        `json:"context"`
 	Bytes             int             `json:"bytes"`
+	// A page of the archive: {"ref", "offset", "bytes", "text", "next"?}.
+	Ref    string  `json:"ref"`
+	Offset int     `json:"offset"`
+	Text   *string `json:"text"`
+	Next   *int    `json:"next"`
 }
 
 // parseToolText is the adapter's parser of the reference's tool messages
-// (rule catalog A-26): it returns the projection or the archive reference
-// the text holds, or neither.
-func parseToolText(text string) (*adapter.ProjectedResult, *adapter.ContextRef) {
+// (rule catalog A-26): it returns the projection, the archive reference or
+// the page of the archive the text holds, or none of them.
+func parseToolText(text string) (*adapter.ProjectedResult, *adapter.ContextRef, *adapter.ContextPage) {
 	var t toolText
 	if json.Unmarshal([]byte(text), &t) != nil {
-		return nil, nil
+		return nil, nil, nil
+	}
+	if t.Ref != "" && t.Text != nil {
+		return nil, nil, &adapter.ContextPage{Ref: t.Ref, Offset: t.Offset, Text: *t.Text, Next: t.Next}
 	}
 	if t.Content != nil {
 		p := &adapter.ProjectedResult{Content: []adapter.ProjectedItem{}, StructuredContent: t.StructuredContent, IsError: t.IsError}
@@ -48,10 +56,10 @@ func parseToolText(text string) (*adapter.ProjectedResult, *adapter.ContextRef) 
 			}
 			p.Content = append(p.Content, item)
 		}
-		return p, nil
+		return p, nil, nil
 	}
 	if t.Context != nil {
-		return nil, &adapter.ContextRef{Ref: t.Context.Ref, Offset: t.Context.Offset, Bytes: t.Bytes}
+		return nil, &adapter.ContextRef{Ref: t.Context.Ref, Offset: t.Context.Offset, Bytes: t.Bytes}, nil
 	}
-	return nil, nil
+	return nil, nil, nil
 }

@@ -329,6 +329,7 @@ var kinds = map[reference.Kind]adapter.Kind{
 	reference.KindProtocol:    adapter.KindProtocol,
 	reference.KindSecurity:    adapter.KindSecurity,
 	reference.KindPermission:  adapter.KindPermission,
+	reference.KindAuth:        adapter.KindAuth,
 	reference.KindTimeout:     adapter.KindTimeout,
 	reference.KindCancelled:   adapter.KindCancelled,
 	reference.KindClosed:      adapter.KindClosed,

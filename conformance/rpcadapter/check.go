@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/conformance/internal/bounded"
 	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
@@ -178,7 +179,7 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 		add("shutdown", CheckFailed, "%v", describeErr(err))
 	} else {
 		p.stdin.Close()
-		if waitFor(p.exited, 5*time.Second) {
+		if bounded.Closed(p.exited, 5*time.Second) {
 			add("shutdown", CheckOK, "answered, and exited when stdin closed")
 		} else {
 			add("shutdown", CheckFailed, "still running 5 s after shutdown and the end of stdin")
@@ -210,8 +211,19 @@ func checkAgents(ctx context.Context, p *process, info adapter.Info, dir string,
 	add("agent/create", CheckOK, "a minimal agent was created")
 	bad := opts
 	bad.MCPServers = json.RawMessage(`{"bad alias!": {"command": "x"}}`)
-	if _, err := p.NewAgent(ctx, bad, host); expectKind(err, adapter.KindName, adapter.KindConfig) {
+	// An implementation without the product's configuration rules (a
+	// third-party SDK, which says so) has no invalid configuration to refuse.
+	noConfigRules, declared := info.Leaves("LA-CFG-10")
+	if declared {
+		add("agent/create invalid", CheckSkipped, "the adapter declares %s not implemented", noConfigRules)
+	} else if _, err := p.NewAgent(ctx, bad, host); expectKind(err, adapter.KindName, adapter.KindConfig) {
 		add("agent/create invalid", CheckOK, "an invalid alias was refused with kind %s", adapter.KindOf(err))
+	} else if err == nil {
+		// An implementation that accepts the alias (a third-party SDK
+		// without the product's naming rules) breaks a rule, which is the
+		// verdict of `mcpconform run` (LA-NAME-03), not a fault of the
+		// adapter's protocol.
+		add("agent/create invalid", CheckSkipped, "the implementation accepted the invalid alias \"bad alias!\": `mcpconform run` judges that (LA-NAME-03)")
 	} else {
 		add("agent/create invalid", CheckFailed, "an invalid alias in mcpServers: want kind name or config, got %v", describeErr(err))
 	}
@@ -235,6 +247,9 @@ func checkAgents(ctx context.Context, p *process, info adapter.Info, dir string,
 		return CheckOK, "an empty registry lists no server"
 	})
 	op(adapter.OpRegister, "agent/register invalid", func() (Verdict, string) {
+		if declared {
+			return CheckSkipped, "the adapter declares " + noConfigRules + " not implemented"
+		}
 		err := g.Register(ctx, "web", json.RawMessage(`{"url": "https://mcp.test/mcp"}`))
 		if !expectKind(err, adapter.KindConfig) {
 			return CheckFailed, "an entry with a url but no type: want kind config, got " + describeErr(err)

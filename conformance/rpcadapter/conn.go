@@ -86,6 +86,15 @@ type Conn struct {
 	broken    error
 	done      chan struct{}
 	wg        sync.WaitGroup // handler goroutines
+	// queue holds what incoming messages start, in arrival order: a
+	// notification's handling, a request's handler goroutine, the
+	// delivery of an answer. One goroutine, running while queueBusy,
+	// takes them one after the other, so that the handler sees
+	// notifications in order (events are ordered) and before whatever
+	// came after them, and reading never waits.
+	queue     []func()
+	queueBusy bool
+	queueIdle chan struct{} // closed when the queue goroutine ends
 }
 
 // pending is a request awaiting its answer.
@@ -165,6 +174,7 @@ func (e *ProtocolError) Error() string {
 // protocol, then fails every request still pending. It returns the reason.
 func (c *Conn) Run() error {
 	err := c.read()
+	c.drainQueue() // what was read before the end is handled first
 	c.fail(err)
 	c.wg.Wait()
 	return err
@@ -299,10 +309,14 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 		if !ok {
 			return &ProtocolError{Offset: offset, Reason: fmt.Sprintf("an answer to request id %s, which was never sent or was already answered", key)}
 		}
-		if p.then != nil {
-			p.then()
-		}
-		p.ch <- answer{resp: m, offset: offset}
+		// In the queue, after what came before it: then runs before
+		// anything that came after the answer is handled.
+		c.enqueue(func() {
+			if p.then != nil {
+				p.then()
+			}
+			p.ch <- answer{resp: m, offset: offset} // buffered: never blocks
+		})
 	}
 	return nil
 }
@@ -322,7 +336,8 @@ func (c *Conn) arrive(ctx context.Context, m *jsonrpc.Request) context.Context {
 	return c.Arrive(ctx, m.Method, m.Params)
 }
 
-// notification handles an incoming notification.
+// notification handles an incoming notification: a cancellation at once,
+// any other queued for the handler, which sees them in arrival order.
 func (c *Conn) notification(m *jsonrpc.Request) {
 	if m.Method == methodCancel {
 		var p struct {
@@ -340,12 +355,59 @@ func (c *Conn) notification(m *jsonrpc.Request) {
 		}
 		return
 	}
-	// Notifications are handled as they arrive, in order: an event sent
-	// before another is recorded before it.
-	_, _ = c.handler(c.arrive(context.Background(), m), m.Method, m.Params)
+	// Arrive sees it now, in the reading goroutine; the handler, in the
+	// queue, after everything that came before it.
+	ctx := c.arrive(context.Background(), m)
+	c.enqueue(func() { _, _ = c.handler(ctx, m.Method, m.Params) })
 }
 
-// request handles an incoming request in its own goroutine and answers it.
+// enqueue adds f to the queue of what incoming messages start, starting
+// the goroutine that runs the queue when it is idle.
+func (c *Conn) enqueue(f func()) {
+	c.mu.Lock()
+	c.queue = append(c.queue, f)
+	start := !c.queueBusy
+	if start {
+		c.queueBusy, c.queueIdle = true, make(chan struct{})
+	}
+	c.mu.Unlock()
+	if start {
+		c.wg.Add(1)
+		go c.runQueue()
+	}
+}
+
+// runQueue runs the queue in arrival order until it is empty.
+func (c *Conn) runQueue() {
+	defer c.wg.Done()
+	for {
+		c.mu.Lock()
+		if len(c.queue) == 0 {
+			c.queueBusy = false
+			close(c.queueIdle)
+			c.mu.Unlock()
+			return
+		}
+		f := c.queue[0]
+		c.queue = c.queue[1:]
+		c.mu.Unlock()
+		f()
+	}
+}
+
+// drainQueue waits until the queue is empty.
+func (c *Conn) drainQueue() {
+	c.mu.Lock()
+	busy, idle := c.queueBusy, c.queueIdle
+	c.mu.Unlock()
+	if busy {
+		<-idle
+	}
+}
+
+// request handles an incoming request in its own goroutine, started in
+// arrival order, and answers it. It can be cancelled from the moment it is
+// read.
 func (c *Conn) request(m *jsonrpc.Request) {
 	ctx, cancel := context.WithCancel(context.Background())
 	key := idKey(m.ID)
@@ -354,28 +416,31 @@ func (c *Conn) request(m *jsonrpc.Request) {
 	c.mu.Unlock()
 	ctx = c.arrive(ctx, m)
 	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer func() {
-			c.mu.Lock()
-			delete(c.incoming, key)
-			c.mu.Unlock()
-			cancel()
-		}()
-		result, err := c.handler(ctx, m.Method, m.Params)
-		resp := &jsonrpc.Response{ID: m.ID}
-		if err != nil {
-			resp.Error = wireError(err)
-		} else {
-			raw, merr := json.Marshal(result)
-			if merr != nil {
-				resp.Error = wireError(merr)
-			} else {
-				resp.Result = raw
-			}
-		}
-		_ = c.write(m.Method, resp)
+	c.enqueue(func() { go c.serve(ctx, cancel, key, m) })
+}
+
+// serve runs the handler of an incoming request and answers it.
+func (c *Conn) serve(ctx context.Context, cancel context.CancelFunc, key string, m *jsonrpc.Request) {
+	defer c.wg.Done()
+	defer func() {
+		c.mu.Lock()
+		delete(c.incoming, key)
+		c.mu.Unlock()
+		cancel()
 	}()
+	result, err := c.handler(ctx, m.Method, m.Params)
+	resp := &jsonrpc.Response{ID: m.ID}
+	if err != nil {
+		resp.Error = wireError(err)
+	} else {
+		raw, merr := json.Marshal(result)
+		if merr != nil {
+			resp.Error = wireError(merr)
+		} else {
+			resp.Result = raw
+		}
+	}
+	_ = c.write(m.Method, resp)
 }
 
 // observe reports traffic.

@@ -180,3 +180,41 @@ func TestTrafficHasNoNewline(t *testing.T) {
 		t.Errorf("observed %q", raws)
 	}
 }
+
+// TestNotificationsInOrder checks that notifications reach the handler in
+// the order they arrived, one at a time: events are ordered.
+func TestNotificationsInOrder(t *testing.T) {
+	const n = 500
+	var in strings.Builder
+	for i := range n {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","method":"host/event","params":{"n":%d}}`+"\n", i)
+	}
+	var mu sync.Mutex
+	var got []int
+	busy := false
+	c := NewConn(strings.NewReader(in.String()), io.Discard, func(_ context.Context, _ string, params json.RawMessage) (any, error) {
+		mu.Lock()
+		if busy {
+			t.Error("two notifications were handled at once")
+		}
+		busy = true
+		mu.Unlock()
+		var p struct{ N int }
+		_ = json.Unmarshal(params, &p)
+		mu.Lock()
+		got, busy = append(got, p.N), false
+		mu.Unlock()
+		return nil, nil
+	})
+	if err := c.Run(); !errors.Is(err, io.EOF) {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(got) != n {
+		t.Fatalf("%d notifications handled, want %d", len(got), n)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("notification %d was handled in place %d: %v…", v, i, got[:i+1])
+		}
+	}
+}

@@ -24,6 +24,8 @@ type handshake struct {
 	Capabilities    handshakeList `json:"capabilities"`
 	Operations      handshakeList `json:"operations"`
 	Concurrency     string        `json:"concurrency,omitempty"`
+	Unimplemented   boundedList   `json:"unimplemented,omitempty"`
+	ToolNames       string        `json:"toolNames,omitempty"`
 }
 
 // unknownKept bounds the unknown values kept of one list.
@@ -55,7 +57,33 @@ var errNotStrings = errors.New("not an array of strings")
 
 // UnmarshalJSON reads an array of strings without decoding all of it: a
 // million entries cost a scan of their bytes, not a million strings.
-func (l *handshakeList) UnmarshalJSON(b []byte) error {
+func (l *handshakeList) UnmarshalJSON(b []byte) error { return scanStrings(b, l.add) }
+
+// boundedList is a list of the handshake whose values the runner cannot
+// know in advance (the unimplemented rules and areas): its first entries,
+// capped, are kept.
+type boundedList struct {
+	kept  []string
+	total int
+}
+
+// boundedKept bounds the entries a boundedList keeps: more than the
+// catalog has rules and areas.
+const boundedKept = 1024
+
+// UnmarshalJSON reads an array of strings, keeping the first ones.
+func (l *boundedList) UnmarshalJSON(b []byte) error {
+	return scanStrings(b, func(tok []byte, escaped bool) {
+		l.total++
+		if len(l.kept) < boundedKept {
+			l.kept = append(l.kept, safetext.Cap(stringToken(tok, escaped), safetext.Field))
+		}
+	})
+}
+
+// scanStrings calls add with every string token (quotes included) of a
+// JSON array of strings, and whether it holds an escape.
+func scanStrings(b []byte, add func(tok []byte, escaped bool)) error {
 	b = bytes.TrimSpace(b)
 	if string(b) == "null" {
 		return nil
@@ -81,7 +109,7 @@ func (l *handshakeList) UnmarshalJSON(b []byte) error {
 		if j >= len(b) {
 			return errNotStrings
 		}
-		l.add(b[i:j+1], escaped)
+		add(b[i:j+1], escaped)
 		switch i = skipSpace(b, j+1); {
 		case i < len(b) && b[i] == ',':
 			i = skipSpace(b, i+1)
@@ -102,17 +130,24 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
+// stringToken is the value of a JSON string token.
+func stringToken(tok []byte, escaped bool) string {
+	if escaped {
+		var s string
+		if json.Unmarshal(tok, &s) == nil {
+			return s
+		}
+	}
+	return string(tok[1 : len(tok)-1])
+}
+
 // add counts one entry, a JSON string token, keeping it when it is a
 // known value or one of the first unknown ones.
 func (l *handshakeList) add(tok []byte, escaped bool) {
 	l.total++
 	raw := tok[1 : len(tok)-1]
 	if escaped {
-		var s string
-		if json.Unmarshal(tok, &s) != nil {
-			s = string(raw)
-		}
-		raw = []byte(s)
+		raw = []byte(stringToken(tok, true))
 	}
 	switch {
 	case !knownValues[string(raw)]:
@@ -168,12 +203,17 @@ func (h *handshake) decoded() (adapter.Info, []string) {
 		Capabilities:   of(&h.Capabilities, adapter.Capabilities),
 		Operations:     of(&h.Operations, adapter.Operations),
 		Concurrency:    c(h.Concurrency),
+		Unimplemented:  h.Unimplemented.kept,
+		ToolNames:      c(h.ToolNames),
 	}
 	var unknown []string
 	for _, u := range []string{h.Systems.describeUnknown("systems"), h.Capabilities.describeUnknown("capabilities"), h.Operations.describeUnknown("operations")} {
 		if u != "" {
 			unknown = append(unknown, u)
 		}
+	}
+	if more := h.Unimplemented.total - len(h.Unimplemented.kept); more > 0 {
+		unknown = append(unknown, fmt.Sprintf("%d unimplemented entries past the first %d", more, boundedKept))
 	}
 	return info, unknown
 }

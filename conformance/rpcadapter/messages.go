@@ -46,6 +46,8 @@ type InitializeResult struct {
 	Capabilities    []adapter.Capability `json:"capabilities"`
 	Operations      []adapter.Operation  `json:"operations"`
 	Concurrency     string               `json:"concurrency,omitempty"`
+	Unimplemented   []string             `json:"unimplemented,omitempty"`
+	ToolNames       string               `json:"toolNames,omitempty"`
 }
 
 // resultOf converts the contract's [adapter.Info] to a handshake result.
@@ -55,7 +57,7 @@ func resultOf(i adapter.Info) InitializeResult {
 		Adapter:         Peer{i.Name, i.Version},
 		Implementation:  Peer{i.Implementation.Name, i.Implementation.Version},
 		Systems:         orEmpty(i.Systems), Capabilities: orEmpty(i.Capabilities), Operations: orEmpty(i.Operations),
-		Concurrency: i.Concurrency,
+		Concurrency: i.Concurrency, Unimplemented: i.Unimplemented, ToolNames: i.ToolNames,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/conformance/internal/bounded"
 	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/internal/scratch"
 )
@@ -291,7 +292,7 @@ func (p *process) reason() string {
 	case errors.As(err, &fe):
 		return fmt.Sprintf("flooded: the adapter sent more than %d %s in one scenario, the protocol's bound (spec/adapter-protocol.md §2); the message at byte offset %d passed it", fe.Bound, fe.What, fe.Offset)
 	case errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) || err == nil:
-		if waitFor(p.exited, time.Second) {
+		if bounded.Closed(p.exited, time.Second) {
 			p.stderrSettled()
 			return fmt.Sprintf("the adapter process exited (%s)", exitStatus(p.waitErr))
 		}
@@ -305,7 +306,7 @@ func (p *process) reason() string {
 func (p *process) stderrSettled() {
 	select {
 	case <-p.exited:
-		waitFor(p.stderrDone, outputGrace)
+		bounded.Closed(p.stderrDone, outputGrace)
 	default:
 	}
 }
@@ -424,15 +425,15 @@ func (p *process) close(polite bool) error {
 		}
 		p.stdin.Close()
 		pgid := p.cmd.Process.Pid
-		if !waitFor(p.exited, 2*time.Second) {
+		if !bounded.Closed(p.exited, 2*time.Second) {
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !waitFor(p.exited, 2*time.Second) {
+			if !bounded.Closed(p.exited, 2*time.Second) {
 				_ = syscall.Kill(-pgid, syscall.SIGKILL)
-				waitFor(p.exited, 5*time.Second)
+				bounded.Closed(p.exited, 5*time.Second)
 			}
 		}
 		left := groupLeftovers(pgid)
-		if !waitFor(p.connDone, outputGrace) || !waitFor(p.stderrDone, outputGrace) {
+		if !bounded.Closed(p.connDone, outputGrace) || !bounded.Closed(p.stderrDone, outputGrace) {
 			// Someone outside the group still holds the adapter's output.
 			left = append(left, pipeLeftovers(p.pipes)...)
 		}
@@ -440,12 +441,12 @@ func (p *process) close(polite bool) error {
 		p.leftovers = left
 		p.mu.Unlock()
 		// Read what is left in the pipes, then stop reading.
-		waitFor(p.connDone, 2*time.Second)
+		bounded.Closed(p.connDone, 2*time.Second)
 		p.stdout.Close()
-		waitFor(p.stderrDone, time.Second)
+		bounded.Closed(p.stderrDone, time.Second)
 		p.stderrPipe.Close()
-		waitFor(p.connDone, 5*time.Second)
-		waitFor(p.stderrDone, time.Second)
+		bounded.Closed(p.connDone, 5*time.Second)
+		bounded.Closed(p.stderrDone, time.Second)
 	})
 	return nil
 }
@@ -457,18 +458,6 @@ const outputGrace = 500 * time.Millisecond
 // shutdownGrace is how long the runner waits for the answer to shutdown:
 // the adapter closes its agents, reaping their children, before answering.
 const shutdownGrace = 5 * time.Second
-
-// waitFor reports whether ch closed within d.
-func waitFor(ch <-chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
-	}
-}
 
 // agent is an agent living in the adapter process.
 type agent struct {

@@ -766,3 +766,38 @@ func TestExitAfterAnswer(t *testing.T) {
 		}
 	})
 }
+
+// TestFaultLatchHoldsTheMethod checks a fault's latch, over stdio and
+// HTTP: the request waits at the latch, recorded, until the runner
+// releases it, and is then served as usual.
+func TestFaultLatchHoldsTheMethod(t *testing.T) {
+	t.Parallel()
+	for _, transport := range transports {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			s := &Script{Name: "gated", Tools: []Tool{{Name: "t"}}, Faults: []Fault{{Method: "tools/list", Latch: "list"}}}
+			cs := w.connectTo(t, transport, s, "", nil)
+			type outcome struct {
+				res *mcp.ListToolsResult
+				err error
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				res, err := cs.ListTools(bounded(t), nil)
+				done <- outcome{res, err}
+			}()
+			w.wait(t, "the fake at the latch", func(rs []record.Record) bool { return len(kinds(rs, record.KindLatch, "list")) == 1 })
+			select {
+			case o := <-done:
+				t.Fatalf("tools/list was answered at the latch: %v %v", o.res, o.err)
+			default:
+			}
+			w.srv.Release("list")
+			o := receive(t, "the answer", done)
+			if o.err != nil || len(o.res.Tools) != 1 || o.res.Tools[0].Name != "t" {
+				t.Fatalf("tools/list after the release: %v %v", o.res, o.err)
+			}
+		})
+	}
+}

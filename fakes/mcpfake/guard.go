@@ -30,6 +30,31 @@ type ResourceGuard interface {
 	Check(w http.ResponseWriter, r *http.Request, resourceURL string) bool
 }
 
+// RootMetadataGuard is implemented by a [ResourceGuard] that claims the
+// root well-known URL of protected resource metadata
+// (ProtectedResourceMetadataPrefix with no path after it, RFC 9728 §3.1):
+// when RootMetadata reports true, a request for that URL is the mount's
+// metadata request, recorded as the mount's and answered by its guard's
+// Metadata with the mount's resource URL. At most one mount of a server
+// should claim it; if several do, the first name in byte order gets it.
+type RootMetadataGuard interface {
+	RootMetadata() bool
+}
+
+// rootMetadataMount returns the name of the Streamable HTTP mount whose
+// guard claims the root metadata URL, "" for none.
+func (h *HTTPServer) rootMetadataMount() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	best := ""
+	for name, m := range h.mounts {
+		if g, ok := m.guard.(RootMetadataGuard); ok && g.RootMetadata() && (best == "" || name < best) {
+			best = name
+		}
+	}
+	return best
+}
+
 // SelfRecording is implemented by a handler given to [HTTPServer.Handle]
 // that records every request it serves itself, under its own name (the
 // handler of package oauth's authorization server does). The HTTP fake then

@@ -85,10 +85,12 @@ type mount struct {
 	path   string // the mount's path: /mcp/<name>, or /sse/<name> for an HTTP+SSE mount
 	sse    bool   // an HTTP+SSE mount ([HTTPServer.MountSSE])
 	fake   *fakeServer
-	stream http.Handler  // go-sdk's Streamable HTTP handler
-	json   http.Handler  // the same server answering with plain JSON, for padded bodies
-	legacy http.Handler  // go-sdk's HTTP+SSE handler, for LegacyOnly and HTTP+SSE mounts
-	guard  ResourceGuard // HTTPBehaviour.Guard; nil for an open mount
+	stream http.Handler // go-sdk's Streamable HTTP handler
+	json   http.Handler // the same server answering with plain JSON, for padded bodies
+	legacy http.Handler // go-sdk's HTTP+SSE handler, for LegacyOnly and HTTP+SSE mounts
+	// stateful is go-sdk's stateful Streamable HTTP handler, for Stateful.
+	stateful http.Handler
+	guard    ResourceGuard // HTTPBehaviour.Guard; nil for an open mount
 
 	// gone: the server forgot every session (Call.ExitAfterAnswer); every
 	// later request answers 404.
@@ -206,8 +208,9 @@ func (h *HTTPServer) BaseURL() string { return h.scheme + "://" + h.v4.Addr().St
 func (h *HTTPServer) IPv6() error { return h.v6err }
 
 // URL returns the endpoint of the mount name as reached through host:
-// "127.0.0.1", "localhost" (the IPv4 port, which is also the IPv6 one when
-// the server listens on [::1] on the same port) or "[::1]" (also "::1").
+// "127.0.0.1", "localhost" in any letter case, kept in the URL as given
+// (the IPv4 port, which is also the IPv6 one when the server listens on
+// [::1] on the same port), or "[::1]" (also "::1").
 // The scheme is https with TLS.
 func (h *HTTPServer) URL(name, host string) (string, error) {
 	h.mu.Lock()
@@ -217,10 +220,10 @@ func (h *HTTPServer) URL(name, host string) (string, error) {
 		return "", fmt.Errorf("the HTTP fake has no mount %q", name)
 	}
 	var ln net.Listener
-	switch host {
-	case "127.0.0.1", "localhost":
+	switch {
+	case host == "127.0.0.1" || strings.EqualFold(host, "localhost"):
 		ln = h.v4
-	case "[::1]", "::1":
+	case host == "[::1]" || host == "::1":
 		if h.v6 == nil {
 			return "", h.v6err
 		}
@@ -293,7 +296,8 @@ func (h *HTTPServer) newMount(s *Script, sse bool) *mount {
 		}()
 		return h.log.WaitLatch(ctx, record.Record{Server: s.Name, Instance: s.Name + suffix, Method: name})
 	}
-	f := newServer(s, serverEnv{exit: func() { panic(http.ErrAbortHandler) }, done: h.closing, latch: latch})
+	abort := func() { panic(http.ErrAbortHandler) }
+	f := newServer(s, serverEnv{exit: abort, crash: abort, done: h.closing, latch: latch})
 	get := func(*http.Request) *mcp.Server { return f.srv }
 	// PropagateRequestCancellation ends the handler of a 2026-07-28 request
 	// whose client went away, so that its response is recorded then.
@@ -304,7 +308,10 @@ func (h *HTTPServer) newMount(s *Script, sse bool) *mount {
 		fake:   f,
 		stream: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true}),
 		json:   mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true, PropagateRequestCancellation: true, JSONResponse: true}),
-		legacy: mcp.NewSSEHandler(get, &mcp.SSEOptions{DisableLocalhostProtection: true}),
+		// go-sdk's stateful mode answers server/discover offering only
+		// the versions before 2026-07-28: a real old server.
+		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{DisableLocalhostProtection: true}),
+		legacy:   mcp.NewSSEHandler(get, &mcp.SSEOptions{DisableLocalhostProtection: true}),
 	}
 	if s.HTTP != nil {
 		m.used = make([]int, len(s.HTTP.Status))
@@ -333,6 +340,19 @@ type exchange struct {
 	recorded bool
 }
 
+// toolName is the tool a tools/call request names, "" for anything else.
+func (x *exchange) toolName() string {
+	if x.method != "tools/call" {
+		return ""
+	}
+	msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(x.body))
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil {
+		name, _ := callParams(req.Params)
+		return name
+	}
+	return ""
+}
+
 // ServeHTTP records the request and answers it as the mount's script says,
 // then records the response.
 func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -349,6 +369,11 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, sse, metadata, _ := route(r.URL.Path)
+	if r.URL.Path == ProtectedResourceMetadataPrefix {
+		if root := h.rootMetadataMount(); root != "" {
+			name, metadata = root, true
+		}
+	}
 	mounts, suffix := h.mounts, streamableSuffix
 	if sse {
 		mounts, suffix = h.sse, sseSuffix
@@ -501,7 +526,10 @@ func (m *mount) serve(x *exchange) {
 		return
 	}
 	mcpHandler := m.stream
-	if b.JSONResponse {
+	switch {
+	case b.Stateful:
+		mcpHandler = m.stateful
+	case b.JSONResponse:
 		mcpHandler = m.json
 	}
 	if m.scriptedStatus(x) {
@@ -530,7 +558,7 @@ func (m *mount) serve(x *exchange) {
 			}
 		}
 		for _, bd := range b.Bodies {
-			if x.id.IsValid() && (bd.Method == "" || bd.Method == x.method) {
+			if x.id.IsValid() && (bd.Method == "" || bd.Method == x.method) && (bd.Tool == "" || bd.Tool == x.toolName()) {
 				m.serveBody(x, bd)
 				return
 			}

@@ -93,6 +93,9 @@ type Call struct {
 	// Exit ends the server process (stdio) or drops the connection (HTTP)
 	// instead of answering.
 	Exit bool `json:"exit,omitempty"`
+	// Crash kills the server process with SIGKILL (stdio) or drops the
+	// connection (HTTP) instead of answering: a crash, not an exit.
+	Crash bool `json:"crash,omitempty"`
 
 	// Bytes, when positive, makes a stdio fake answer with a JSON-RPC
 	// response line of exactly Bytes bytes (the newline excluded): the
@@ -202,6 +205,11 @@ type Fault struct {
 	// StderrBytes is a number of bytes a stdio fake writes to stderr
 	// before it handles the method.
 	StderrBytes int64 `json:"stderrBytes,omitempty"`
+	// Latch makes the fake wait before it handles the method until the
+	// runner releases the latch of this name, as [Call.Latch] does for a
+	// call: a handshake held there is in progress for as long as the
+	// scenario needs, without a delay to guess.
+	Latch string `json:"latch,omitempty"`
 }
 
 // HTTPBehaviour scripts how the HTTP fake answers at the HTTP level, per
@@ -219,6 +227,11 @@ type HTTPBehaviour struct {
 	// application/json body instead of a text/event-stream (go-sdk's
 	// StreamableHTTPOptions.JSONResponse).
 	JSONResponse bool `json:"jsonResponse,omitempty"`
+	// Stateful serves the mount with go-sdk's stateful Streamable HTTP
+	// handler, which answers server/discover offering only the protocol
+	// versions before 2026-07-28 (and speaks them after initialize): a
+	// real server of an older protocol, not a scripted one.
+	Stateful bool `json:"stateful,omitempty"`
 	// Redirects answer POSTs with an HTTP redirect.
 	Redirects []Redirect `json:"redirects,omitempty"`
 	// Bodies answer POSTs with bodies of scripted sizes and framing.
@@ -271,8 +284,10 @@ const (
 // answered by a Body.
 type Body struct {
 	Method string `json:"method,omitempty"`
-	Mode   string `json:"mode"`
-	Bytes  int64  `json:"bytes,omitempty"`
+	// Tool, when set, limits a tools/call Body to the calls of that tool.
+	Tool  string `json:"tool,omitempty"`
+	Mode  string `json:"mode"`
+	Bytes int64  `json:"bytes,omitempty"`
 	// StallMs bounds how long one write of a BodyUnbounded or
 	// BodyLyingLength body may block before the fake decides that the
 	// client stopped reading and drops the connection; 0 means 5 s.

@@ -19,8 +19,11 @@ import (
 // serverEnv is what a server can do beyond answering, which depends on
 // where it runs.
 type serverEnv struct {
-	// exit is called for scripted crashes.
+	// exit is called for scripted exits.
 	exit func()
+	// crash is called for scripted crashes (Call.Crash): a stdio fake
+	// kills itself with SIGKILL; the HTTP fake drops the connection.
+	crash func()
 	// quit ends a stdio fake's process with code 0 once an answer is out
 	// (Call.ExitAfterAnswer); nil for HTTP.
 	quit func()
@@ -82,6 +85,11 @@ func newServer(s *Script, env serverEnv) *fakeServer {
 			if f, ok := s.fault(method); ok {
 				if err := writeStderr(env.stderr, f.StderrBytes, s.stderrText()); err != nil {
 					return nil, err
+				}
+				if f.Latch != "" && env.latch != nil {
+					if err := env.latch(ctx, f.Latch); err != nil {
+						return nil, err
+					}
 				}
 				if err := act(ctx, env, f.DelayMs, f.Hang, f.Exit); err != nil {
 					return nil, err
@@ -187,7 +195,11 @@ func (s *Script) listToolsOf(tools []Tool, p *mcp.ListToolsParams) (*mcp.ListToo
 		size = max(len(tools), 1)
 	}
 	pages := max((len(tools)+size-1)/size, 1)
-	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
+	// The fake answers tools/list itself, past go-sdk's own handler, so it
+	// fills in what that handler would: cacheScope is required on the wire
+	// at 2026-07-28 ("public" is the protocol's default), and a client that
+	// validates results refuses an empty one.
+	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}, Cacheable: mcp.Cacheable{CacheScope: "public"}}
 	if page <= pages {
 		lo, hi := (page-1)*size, min(page*size, len(tools))
 		for _, t := range tools[lo:hi] {
@@ -266,6 +278,9 @@ func (f *fakeServer) callTool(ctx context.Context, req mcp.Request) (*mcp.CallTo
 			return nil, err
 		}
 	}
+	if c.Crash && env.crash != nil {
+		env.crash()
+	}
 	if err := act(ctx, env, c.DelayMs, c.Hang, c.Exit); err != nil {
 		return nil, err
 	}
@@ -276,5 +291,34 @@ func (f *fakeServer) callTool(ctx context.Context, req mcp.Request) (*mcp.CallTo
 	if c.Structured != nil {
 		res.StructuredContent = c.Structured
 	}
-	return res, nil
+	return completeResult(req, res), nil
+}
+
+// completeResult marks res as a complete result (resultType "complete")
+// for a client on protocol 2026-07-28 or later, as go-sdk's own tool path
+// does (the field is required on the wire there, and a client that
+// validates results refuses its absence); older clients get none. go-sdk
+// keeps the field unexported and reads it from JSON, so it goes in that
+// way.
+func completeResult(req mcp.Request, res *mcp.CallToolResult) *mcp.CallToolResult {
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+		if ip := ss.InitializeParams(); ip != nil && ip.ProtocolVersion < "2026-07-28" {
+			return res
+		}
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return res
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return res
+	}
+	obj["resultType"] = json.RawMessage(`"complete"`)
+	raw, err = json.Marshal(obj)
+	marked := new(mcp.CallToolResult)
+	if err != nil || json.Unmarshal(raw, marked) != nil {
+		return res
+	}
+	return marked
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,9 +23,8 @@ const stdinClosedLine = "mcpfake: stdin closed; running on until a signal ends i
 
 // StdioArgs returns the arguments, after the binary's path, that run a stdio
 // fake with the script at scriptPath, reporting to the record server at
-// recordAddr.
-// The fake learns the runner's PID too (the caller's: StdioArgs runs in
-// the runner), to die with it.
+// recordAddr. The fake learns the runner's PID too (the caller's:
+// StdioArgs runs in the runner), to die with it.
 func StdioArgs(scriptPath, recordAddr string) []string {
 	return []string{Subcommand, "--script", scriptPath, "--record", recordAddr, "--runner", strconv.Itoa(os.Getpid())}
 }
@@ -84,7 +84,11 @@ func RunStdio(args []string) int {
 		r.Method = name
 		return record.Latch(ctx, *recordAddr, r)
 	}
-	srv := newServer(script, serverEnv{exit: exit, quit: func() { os.Exit(0) }, stderr: os.Stderr, ask: wire.ask, latch: latch})
+	crash := func() {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
+	}
+	srv := newServer(script, serverEnv{exit: exit, crash: crash, quit: func() { os.Exit(0) }, stderr: os.Stderr, ask: wire.ask, latch: latch})
 	wire.fake = srv
 	// Run ends when stdin closes (or fails): the client went away, the
 	// normal end of a stdio server.

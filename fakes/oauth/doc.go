@@ -13,7 +13,14 @@
 // It listens on two loopback origins, the issuer's and an "other" one
 // serving the same endpoints, so that scenarios can move endpoints to
 // another origin. [Faults] break one thing each; the zero value is a
-// correct server.
+// correct server. A [Shape] chooses among correct servers, the kinds an
+// MCP client meets: an issuer with a path, metadata at the RFC 8414 or the
+// OpenID Connect well-known URLs, the client authentication methods and
+// scopes it supports, client ID metadata documents. [ResourceOptions] do
+// the same for the protected resource: where its metadata is, whether its
+// challenges name it, the scopes it asks for, the resource it names; a
+// [Resource] can move to another authorization server
+// ([Resource.MoveTo]).
 //
 // Every request to either origin, any path, is recorded into the scenario's
 // [record.Log] before it is answered ([record.KindHTTP], Method the endpoint

@@ -11,7 +11,9 @@ import (
 	"github.com/ory/fosite"
 )
 
-// metadata is the RFC 8414 metadata document, in a stable order.
+// metadata is the RFC 8414 metadata document, in a stable order; the
+// OpenID Connect Discovery document is the same with the fields OpenID
+// Connect requires besides.
 type metadata struct {
 	Issuer                            string   `json:"issuer"`
 	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
@@ -20,6 +22,7 @@ type metadata struct {
 	RevocationEndpoint                string   `json:"revocation_endpoint"`
 	EndSessionEndpoint                string   `json:"end_session_endpoint"`
 	IntrospectionEndpoint             string   `json:"introspection_endpoint"`
+	ScopesSupported                   []string `json:"scopes_supported,omitempty"`
 	ResponseTypesSupported            []string `json:"response_types_supported"`
 	ResponseModesSupported            []string `json:"response_modes_supported"`
 	GrantTypesSupported               []string `json:"grant_types_supported"`
@@ -27,6 +30,12 @@ type metadata struct {
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
 	// IssParameterSupported is nil with Faults.NoIssSupport.
 	IssParameterSupported *bool `json:"authorization_response_iss_parameter_supported,omitempty"`
+	// ClientIDMetadataDocumentSupported is Shape.ClientIDMetadataDocuments.
+	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported,omitempty"`
+	// The fields OpenID Connect Discovery requires (OpenID shapes only).
+	JWKSURI                          string   `json:"jwks_uri,omitempty"`
+	SubjectTypesSupported            []string `json:"subject_types_supported,omitempty"`
+	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported,omitempty"`
 }
 
 // authMethods are the token endpoint's client authentication methods.
@@ -35,7 +44,8 @@ var authMethods = []string{"none", "client_secret_basic", "client_secret_post"}
 // grantTypes are the grants the server supports.
 var grantTypes = []string{"authorization_code", "refresh_token", "client_credentials"}
 
-// serveMetadata answers the RFC 8414 metadata.
+// serveMetadata answers the metadata: RFC 8414, or OpenID Connect
+// Discovery for the OpenID shapes.
 func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET")
@@ -54,7 +64,14 @@ func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		ResponseModesSupported:            []string{"query"},
 		GrantTypesSupported:               grantTypes,
 		CodeChallengeMethodsSupported:     []string{"S256"},
-		TokenEndpointAuthMethodsSupported: authMethods,
+		TokenEndpointAuthMethodsSupported: s.supportedAuthMethods(),
+		ScopesSupported:                   s.shape.Scopes,
+		ClientIDMetadataDocumentSupported: s.shape.ClientIDMetadataDocuments,
+	}
+	if s.shape.Metadata == MetadataOpenID || s.shape.Metadata == MetadataOpenIDAppended {
+		m.JWKSURI = s.origin + "/oauth/jwks"
+		m.SubjectTypesSupported = []string{"public"}
+		m.IDTokenSigningAlgValuesSupported = []string{"RS256"}
 	}
 	if s.faults.IssuerMismatch {
 		m.Issuer = s.issuer + "/other"
@@ -152,6 +169,11 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, "invalid_grant", "The refresh token is not valid (Faults.RefreshFails).")
 		return
 	}
+	if m := authMethodOf(r); r.Method == http.MethodPost && !slices.Contains(s.supportedAuthMethods(), m) {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client",
+			"error_description": "The client authenticated with " + m + ", which the server does not support (" + strings.Join(s.supportedAuthMethods(), ", ") + ")."})
+		return
+	}
 	ctx := r.Context()
 	s.fmu.Lock()
 	ar, err := s.provider.NewAccessRequest(ctx, r, newSession())
@@ -201,7 +223,7 @@ func grantAtToken(ar fosite.AccessRequester) error {
 }
 
 // registration is the part of an RFC 7591 registration request the server
-// reads.
+// reads (the whole body is in the request's record).
 type registration struct {
 	RedirectURIs            []string `json:"redirect_uris"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
@@ -209,6 +231,7 @@ type registration struct {
 	ResponseTypes           []string `json:"response_types"`
 	ClientName              string   `json:"client_name,omitempty"`
 	Scope                   string   `json:"scope,omitempty"`
+	ApplicationType         string   `json:"application_type,omitempty"`
 }
 
 // serveRegister is RFC 7591 dynamic client registration: public clients
@@ -231,7 +254,15 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if reg.TokenEndpointAuthMethod == "" {
-		reg.TokenEndpointAuthMethod = "client_secret_basic" // RFC 7591 §2
+		// RFC 7591 §2's default, or the server's choice when it does not
+		// support that.
+		reg.TokenEndpointAuthMethod = AuthBasic
+		for _, m := range []string{AuthBasic, AuthPost, AuthNone} {
+			if slices.Contains(s.supportedAuthMethods(), m) {
+				reg.TokenEndpointAuthMethod = m
+				break
+			}
+		}
 	}
 	if len(reg.GrantTypes) == 0 {
 		reg.GrantTypes = []string{"authorization_code"}
@@ -239,7 +270,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 	if len(reg.ResponseTypes) == 0 {
 		reg.ResponseTypes = []string{"code"}
 	}
-	if !slices.Contains(authMethods, reg.TokenEndpointAuthMethod) {
+	if !slices.Contains(s.supportedAuthMethods(), reg.TokenEndpointAuthMethod) {
 		writeError(w, "invalid_client_metadata", "token_endpoint_auth_method "+reg.TokenEndpointAuthMethod+" is not supported.")
 		return
 	}
@@ -299,6 +330,9 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	if reg.ClientName != "" {
 		resp["client_name"] = reg.ClientName
+	}
+	if reg.ApplicationType != "" {
+		resp["application_type"] = reg.ApplicationType
 	}
 	if reg.Scope != "" {
 		resp["scope"] = reg.Scope

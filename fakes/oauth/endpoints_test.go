@@ -186,15 +186,7 @@ func TestRegistrationChecks(t *testing.T) {
 		{"confidential", `{"grant_types":["client_credentials"],"token_endpoint_auth_method":"client_secret_post"}`, 201, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, _ := http.NewRequestWithContext(c, http.MethodPost, l.meta.RegistrationEndpoint, strings.NewReader(tc.body))
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := e.client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			var m map[string]any
-			_ = jsonDecode(resp, &m)
+			resp, m := e.postFor(t, l.meta.RegistrationEndpoint, "application/json", tc.body, "")
 			if resp.StatusCode != tc.status || (tc.error != "" && m["error"] != tc.error) {
 				t.Fatalf("%s %v", resp.Status, m)
 			}

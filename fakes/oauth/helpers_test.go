@@ -45,6 +45,7 @@ type env struct {
 type envConfig struct {
 	tls      bool
 	faults   Faults
+	shape    Shape
 	resource ResourceOptions
 	coHosted bool // the AS on the MCP fake's origin
 }
@@ -85,7 +86,7 @@ func newEnv(t testing.TB, c envConfig) *env {
 		}
 	})
 	e.mcp = h
-	opts := Options{Log: e.log, Name: "as", CA: e.ca, Faults: c.faults}
+	opts := Options{Log: e.log, Name: "as", CA: e.ca, Faults: c.faults, Shape: c.shape}
 	if c.coHosted {
 		e.as, err = NewCoHosted(opts, h.BaseURL())
 	} else {
@@ -132,6 +133,8 @@ type login struct {
 	authURL  string
 	callback *url.URL
 	token    *oauth2.Token
+	// discovery counts the metadata requests discover made.
+	discovery int
 }
 
 // newLogin starts a login against e.
@@ -139,7 +142,12 @@ func (e *env) newLogin(ctx context.Context) *login {
 	return &login{e: e, ctx: context.WithValue(ctx, oauth2.HTTPClient, e.client)}
 }
 
-// discover finds the PRM from the 401 of the mount, then the AS metadata.
+// discover finds the PRM and the AS metadata as the official client does
+// (spec/oauth-official-client.md): the PRM at the 401's resource_metadata,
+// else at the path-inserted and then the root well-known URL; the AS
+// metadata at the RFC 8414 and then the OpenID Connect well-known URLs
+// (path-inserted, then path-appended, for an issuer with a path). It counts
+// the discovery requests it makes.
 func (l *login) discover() error {
 	req, _ := http.NewRequestWithContext(l.ctx, http.MethodPost, l.e.mount, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("Content-Type", "application/json")
@@ -152,19 +160,53 @@ func (l *login) discover() error {
 		return fmt.Errorf("the mount answered %s without a token", resp.Status)
 	}
 	chs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
-	if err != nil || len(chs) != 1 || chs[0].Params["resource_metadata"] == "" {
+	if err != nil || len(chs) != 1 {
 		return fmt.Errorf("challenge %q: %v", resp.Header.Values("WWW-Authenticate"), err)
 	}
-	l.prm, err = oauthex.GetProtectedResourceMetadata(l.ctx, chs[0].Params["resource_metadata"], l.e.mount, l.e.client)
-	if err != nil {
-		return err
+	candidates := []string{chs[0].Params["resource_metadata"]}
+	if candidates[0] == "" {
+		u, _ := url.Parse(l.e.mount)
+		candidates = []string{MetadataURL(l.e.mount), u.Scheme + "://" + u.Host + mcpfake.ProtectedResourceMetadataPrefix}
+	}
+	for _, c := range candidates {
+		l.discovery++
+		resp, m, err := l.e.getJSON(l.ctx, c)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			continue
+		}
+		b, _ := json.Marshal(m)
+		l.prm = &oauthex.ProtectedResourceMetadata{}
+		if err := json.Unmarshal(b, l.prm); err != nil {
+			return err
+		}
+		break
+	}
+	if l.prm == nil || len(l.prm.AuthorizationServers) == 0 {
+		return errors.New("no protected resource metadata naming an authorization server")
 	}
 	issuer := l.prm.AuthorizationServers[0]
-	l.meta, err = oauthex.GetAuthServerMeta(l.ctx, issuer+"/.well-known/oauth-authorization-server", issuer, l.e.client)
-	if err == nil && l.meta == nil {
-		err = errors.New("no authorization server metadata")
+	for _, c := range metadataCandidates(issuer) {
+		l.discovery++
+		if l.meta, err = oauthex.GetAuthServerMeta(l.ctx, c, issuer, l.e.client); err != nil || l.meta != nil {
+			return err
+		}
 	}
-	return err
+	return errors.New("no authorization server metadata")
+}
+
+// metadataCandidates are the well-known URLs of an issuer's metadata, in
+// the official client's order.
+func metadataCandidates(issuer string) []string {
+	u, _ := url.Parse(issuer)
+	origin := u.Scheme + "://" + u.Host
+	p := strings.TrimSuffix(u.Path, "/")
+	if p == "" {
+		return []string{origin + oauthWellKnown, origin + openIDWellKnown}
+	}
+	return []string{origin + oauthWellKnown + p, origin + openIDWellKnown + p, origin + p + openIDWellKnown}
 }
 
 // register registers a public client (DCR) and builds its oauth2 config.

@@ -79,7 +79,7 @@ func (s *Server) compose() {
 		RefreshTokenScopes: []string{},
 		// bcrypt at cost 12 would make every secret check slow.
 		HashCost:          4,
-		TokenURL:          s.issuer + paths[EndpointToken],
+		TokenURL:          s.origin + paths[EndpointToken],
 		AccessTokenIssuer: s.issuer,
 		// Auto-consent: any scope is granted, any resource accepted (RFC
 		// 8707 resources are checked by the server itself).

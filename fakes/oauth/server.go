@@ -29,7 +29,7 @@ import (
 // The endpoint names: the Method of each request's record, and the names
 // the fields of [Faults] take.
 const (
-	EndpointMetadata   = "metadata"    // RFC 8414 metadata, /.well-known/oauth-authorization-server
+	EndpointMetadata   = "metadata"    // the metadata, RFC 8414 /.well-known/oauth-authorization-server unless the Shape moves it
 	EndpointAuthorize  = "authorize"   // the authorization endpoint, /oauth/authorize
 	EndpointToken      = "token"       // the token endpoint, /oauth/token
 	EndpointRegister   = "register"    // RFC 7591 registration, /oauth/register
@@ -40,11 +40,12 @@ const (
 )
 
 // MetadataPath is where the server serves its RFC 8414 metadata, on both
-// origins (the issuer has no path).
-const MetadataPath = "/.well-known/oauth-authorization-server"
+// origins, unless its [Shape] moves it.
+const MetadataPath = oauthWellKnown
 
-// paths are the endpoints' paths; every endpoint but the metadata is under
-// /oauth/, so that a co-host routes two patterns ([Server.RegisterOn]).
+// paths are the endpoints' paths, the metadata's where the default shape
+// serves it ([metadataPath] says where it is); every other one is under
+// /oauth/, so that a co-host routes few patterns ([Server.RegisterOn]).
 var paths = map[string]string{
 	EndpointMetadata:   MetadataPath,
 	EndpointAuthorize:  "/oauth/authorize",
@@ -99,6 +100,9 @@ type Options struct {
 	CA *tlsca.CA
 	// Faults break the server; the zero value is a correct server.
 	Faults Faults
+	// Shape chooses among correct servers: where the metadata is, what
+	// the server supports. The zero value is the default shape.
+	Shape Shape
 }
 
 // Faults break one thing each; the zero value is a correct authorization
@@ -248,9 +252,12 @@ type Server struct {
 	log    *record.Log
 	ca     *tlsca.CA
 	faults *faults
+	shape  Shape
 
-	issuer string // the issuer: the main origin's base URL
-	other  string // the second origin's base URL
+	origin   string // the main origin's base URL
+	issuer   string // the issuer: origin+Shape.IssuerPath
+	other    string // the second origin's base URL
+	metadata string // the path of the metadata (metadataPath)
 
 	servers []*http.Server
 	serving sync.WaitGroup
@@ -303,7 +310,14 @@ func start(opts Options, issuer string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
-	s := &Server{name: opts.Name, log: opts.Log, ca: opts.CA, faults: f, closing: make(chan struct{})}
+	if err := checkShape(opts.Shape); err != nil {
+		return nil, fmt.Errorf("oauth: %w", err)
+	}
+	if issuer != "" && opts.Shape.IssuerPath != "" {
+		return nil, fmt.Errorf("oauth: a co-hosted server's issuer is its co-host's origin; Shape.IssuerPath %q cannot apply", opts.Shape.IssuerPath)
+	}
+	s := &Server{name: opts.Name, log: opts.Log, ca: opts.CA, faults: f, shape: opts.Shape, metadata: metadataPath(opts.Shape),
+		closing: make(chan struct{})}
 	if s.name == "" {
 		s.name = "as"
 	}
@@ -346,10 +360,11 @@ func start(opts Options, issuer string) (*Server, error) {
 		lns = append(lns, ln)
 	}
 	origin := func(ln net.Listener) string { return scheme + "://" + ln.Addr().String() }
-	s.issuer, s.other = issuer, origin(lns[1])
-	if s.issuer == "" {
-		s.issuer = origin(lns[0])
+	s.origin, s.other = issuer, origin(lns[1])
+	if s.origin == "" {
+		s.origin = origin(lns[0])
 	}
+	s.issuer = s.origin + s.shape.IssuerPath
 	s.compose()
 	for _, ln := range lns {
 		if ln == nil {
@@ -376,9 +391,17 @@ func start(opts Options, issuer string) (*Server, error) {
 }
 
 // Issuer is the issuer: the main origin's base URL, such as
-// https://127.0.0.1:PORT (no trailing slash). Its metadata is at
-// Issuer()+"/.well-known/oauth-authorization-server".
+// https://127.0.0.1:PORT (no trailing slash), followed by Shape.IssuerPath.
+// Its metadata is at [Server.MetadataURL].
 func (s *Server) Issuer() string { return s.issuer }
+
+// Origin is the main origin's base URL, where the endpoints are: the
+// issuer without Shape.IssuerPath.
+func (s *Server) Origin() string { return s.origin }
+
+// MetadataURL is the URL the server serves its metadata at, on the main
+// origin (see [Shape]).
+func (s *Server) MetadataURL() string { return s.origin + s.metadata }
 
 // OtherOrigin is the second origin's base URL: the same endpoints, on
 // another port; faults point there.
@@ -412,21 +435,23 @@ func (s *Server) Close() error {
 }
 
 // Handler serves every endpoint of the server on one handler, the metadata
-// at the root well-known path (MetadataPath) and the rest under /oauth/,
-// for a co-host ([NewCoHosted], [Server.RegisterOn]). Its requests are
-// recorded as the listeners' are, with Instance Name+"@"+Issuer(); it
-// records them itself (it implements mcpfake.SelfRecording), so a co-host
-// need not.
-func (s *Server) Handler() http.Handler { return s.handlerFor(s.issuer) }
+// at its well-known path and the rest under /oauth/, for a co-host
+// ([NewCoHosted], [Server.RegisterOn]). Its requests are recorded as the
+// listeners' are, with Instance Name+"@"+Issuer(); it records them itself
+// (it implements mcpfake.SelfRecording), so a co-host need not.
+func (s *Server) Handler() http.Handler { return s.handlerFor(s.origin) }
 
-// RegisterOn routes the server's paths on mux to [Server.Handler]: the
-// metadata path and /oauth/. mux is an *http.ServeMux or the HTTP MCP fake
-// (*mcpfake.HTTPServer), whose origin must be the issuer ([NewCoHosted]).
+// RegisterOn routes the server's paths on mux to [Server.Handler]: both
+// root well-known metadata paths (RFC 8414 and OpenID Connect, so that a
+// client's tries of either are recorded) and /oauth/. mux is an
+// *http.ServeMux or the HTTP MCP fake (*mcpfake.HTTPServer), whose origin
+// must be the issuer ([NewCoHosted]).
 func (s *Server) RegisterOn(mux interface {
 	Handle(pattern string, handler http.Handler)
 }) {
 	h := s.Handler()
-	mux.Handle(MetadataPath, h)
+	mux.Handle(oauthWellKnown, h)
+	mux.Handle(openIDWellKnown, h)
 	mux.Handle("/oauth/", h)
 }
 
@@ -456,7 +481,7 @@ func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	defer s.inflight.Done()
 
-	endpoint := endpointOf(r.URL.Path)
+	endpoint := s.endpointOf(r.URL.Path)
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	s.record(r, h.origin, endpoint, body)
 	if err != nil {
@@ -496,9 +521,12 @@ func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // endpointOf names the endpoint of path.
-func endpointOf(path string) string {
+func (s *Server) endpointOf(path string) string {
+	if path == s.metadata {
+		return EndpointMetadata
+	}
 	for name, p := range paths {
-		if path == p {
+		if path == p && name != EndpointMetadata {
 			return name
 		}
 	}
@@ -601,7 +629,7 @@ func (s *Server) endpointURL(endpoint string) string {
 	case s.faults.otherOrigin[endpoint]:
 		return s.other + paths[endpoint]
 	}
-	return s.issuer + paths[endpoint]
+	return s.origin + paths[endpoint]
 }
 
 // writeJSON answers with v as JSON, not to be cached.

@@ -80,7 +80,7 @@ func loopback(u *url.URL) bool {
 // ownOrigin reports whether u is on one of the server's origins.
 func (s *Server) ownOrigin(u *url.URL) bool {
 	o := u.Scheme + "://" + u.Host
-	return o == s.issuer || o == s.other
+	return o == s.origin || o == s.other
 }
 
 // RegisterClient pre-registers a client, for client-credentials scenarios
@@ -104,6 +104,27 @@ func (s *Server) RegisterClient(id, secret string, redirectURIs []string, grantT
 		return err
 	}
 	return s.store.addClient(c)
+}
+
+// AddClientMetadataDocument tells the server of a client ID metadata
+// document: a client whose client_id is the document's https URL (with a
+// path) and whose redirect URIs the document lists. A real server fetches
+// the document when it meets the URL; the fake, which must not reach out of
+// loopback, is told instead, and accepts the URL as a public client's id
+// from then on. It needs Shape.ClientIDMetadataDocuments.
+func (s *Server) AddClientMetadataDocument(documentURL string, redirectURIs []string) error {
+	if !s.shape.ClientIDMetadataDocuments {
+		return errors.New("oauth: AddClientMetadataDocument: the server's shape does not support client ID metadata documents")
+	}
+	u, err := url.Parse(documentURL)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
+		return fmt.Errorf("oauth: AddClientMetadataDocument: %q is not an https URL with a path", documentURL)
+	}
+	c, err := s.newClient(context.Background(), documentURL, "", redirectURIs, []string{"authorization_code", "refresh_token"}, nil)
+	if err != nil {
+		return err
+	}
+	return s.store.addClient(&fosite.DefaultOpenIDConnectClient{DefaultClient: c, TokenEndpointAuthMethod: AuthNone})
 }
 
 // newClient makes a client, public when secret is "" (its secret stored

@@ -44,3 +44,56 @@ Feature: Blade tool ordering sent to the LLM (BL-ORD)
       | first | second |
       | zeta  | alpha  |
       | alpha | zeta   |
+
+  # Code units, not code points and not letter case: capitals before small
+  # letters, "_" between them, and a character beyond the BMP (two
+  # surrogates, from U+D800) before one from U+E000 to U+FFFF (B-14)
+  @BL-ORD-02
+  Scenario: the application tools are offered in exactly UTF-16 code-unit order
+    Given the host defines the tool "Ａ_app" with a native schema {"type":"object"}
+    And the host defines the tool "alpha_app" with a native schema {"type":"object"}
+    And the host defines the tool "😀_app" with a native schema {"type":"object"}
+    And the host defines the tool "_x_app" with a native schema {"type":"object"}
+    And the host defines the tool "Zeta_app" with a native schema {"type":"object"}
+    And the host defines the tool "é_app" with a native schema {"type":"object"}
+    And the host defines the tool "a_app" with a native schema {"type":"object"}
+    And the host defines the tool "B_app" with a native schema {"type":"object"}
+    When the host creates the session
+    And the host sends "go"
+    Then it succeeds
+    And every model request offered the host's tools in exactly this order:
+      | B_app     |
+      | Zeta_app  |
+      | _x_app    |
+      | a_app     |
+      | alpha_app |
+      | é_app     |
+      | 😀_app    |
+      | Ａ_app    |
+
+  # Sorted by the exposed name, not by server then tool, and not ignoring case
+  @BL-ORD-03
+  Scenario Outline: the MCP tools are offered in exactly code-unit order of their full names (<s1> first)
+    Given a stdio MCP server "Zeta" with tools "a, B"
+    And a stdio MCP server "alpha" with tools "a, _x"
+    And a stdio MCP server "a" with tools "z"
+    And a stdio MCP server "a-b" with tools "c"
+    And the mcpServers option declares "<s1>"
+    And the mcpServers option declares "<s2>"
+    And the mcpServers option declares "<s3>"
+    And the mcpServers option declares "<s4>"
+    When the host creates the session
+    And the host sends "go"
+    Then it succeeds
+    And every model request offered the MCP tools in exactly this order:
+      | mcp__Zeta__B   |
+      | mcp__Zeta__a   |
+      | mcp__a-b__c    |
+      | mcp__a__z      |
+      | mcp__alpha___x |
+      | mcp__alpha__a  |
+
+    Examples:
+      | s1   | s2    | s3    | s4   |
+      | Zeta | a     | alpha | a-b  |
+      | a-b  | alpha | a     | Zeta |

@@ -21,7 +21,7 @@ Feature: Blade runtime management API (BL-RT)
   Scenario: every status entry has Blade's shape in every state
     Given a stdio MCP server "ok" with tools "a, b"
     And a stdio MCP server "off" with tools "c"
-    And a stdio MCP server "slow" with tools "d" that answers "server/discover" after 1500 ms
+    And a stdio MCP server "slow" with tools "d" that waits for the latch "discover" before answering "server/discover"
     And the mcpServers option declares "ok"
     And the mcpServers option declares "off" with {"disabled": true}
     And the mcpServers option declares "slow" with {"disabled": true}
@@ -29,7 +29,8 @@ Feature: Blade runtime management API (BL-RT)
     When the host creates the session
     And the host calls mcpConnect("slow") in the background
     Then mcpServerStatus() shows "slow" as "connecting" while the background operation runs
-    And the background operation ends
+    When the latch "discover" is released
+    Then the background operation ends
     And mcpServerStatus() shows "ok" as "connected" with 2 tools
     And mcpServerStatus() shows "off" as "disconnected" with 0 tools
     And mcpServerStatus() shows "broken" as "error"
@@ -61,12 +62,13 @@ Feature: Blade runtime management API (BL-RT)
   # 'connecting' while a connection is in progress (inferred)
   @BL-RT-05
   Scenario: a server reports connecting while mcpConnect is in progress
-    Given a stdio MCP server "slow" with tools "search" that answers "server/discover" after 1500 ms
+    Given a stdio MCP server "slow" with tools "search" that waits for the latch "discover" before answering "server/discover"
     And the mcpServers option declares "slow" with {"disabled": true}
     When the host creates the session
     And the host calls mcpConnect("slow") in the background
     Then mcpServerStatus() shows "slow" as "connecting" while the background operation runs
-    And the background operation ends
+    When the latch "discover" is released
+    Then the background operation ends
     And mcpServerStatus() shows "slow" as "connected" with 1 tool
 
   # 「await session.mcpConnect('github');」

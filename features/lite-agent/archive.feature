@@ -87,3 +87,57 @@ Feature: The session archive and context references (LA-ARC)
     Then it succeeds
     And the context read at offset 0 began with the start of the marked text of "t"
     And the context read at offset 9000 began about 9000 bytes into the archived result of "t"
+
+  # What a reference points to is what the server sent: the model reads
+  # every archived item back, from its reference's offset, following each
+  # page's next to the last (interpretation A-42).
+  @LA-ARC-02 @LA-ARC-03 @LA-ARC-05 @adapter:context-ref @ambiguous:A-42
+  Scenario Outline: archived media and embedded resources read back byte for byte (<content> of <size>)
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" returns <content> of <size>
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    And the model reads back everything archived in the result of "t", following next to the end
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And everything archived in the result of "t" read back through the context tool is what "p" sent, byte for byte
+
+    Examples:
+      | content                                                      | size     |
+      | an image, an audio clip, a text resource and a blob resource | 64 bytes |
+      | an image, an audio clip, a text resource and a blob resource | 40 KiB   |
+      | an image                                                     | 64 bytes |
+      | a text resource                                              | 40 KiB   |
+
+  @LA-ARC-01 @LA-ARC-05 @adapter:context-ref @ambiguous:A-42
+  Scenario Outline: an archived result reads back to its end, page after page (<text>)
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" <answers>
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    And the model reads back everything archived in the result of "t", following next to the end
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And everything archived in the result of "t" read back through the context tool is what "p" sent, byte for byte
+
+    Examples:
+      | text                                   | answers                                                            |
+      | a marked text of 40 KiB                | answers with a marked text of 40 KiB                               |
+      | characters of every UTF-8 length       | returns a text of 64 KiB in characters of every UTF-8 length       |
+
+  # A read the archive cannot serve is a tool error, and the run goes on
+  # (interpretation A-42)
+  @LA-ARC-05 @adapter:context-ref @ambiguous:A-42
+  Scenario: reading a reference never given, or past the end of one, is a tool error
+    Given a stdio MCP server "p" with tools "t"
+    And the tool "t" of "p" answers with a marked text of 40 KiB
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__t" with {}
+    And the model reads the archive with the reference it received, at offset 1000000000
+    And the model calls "context" with {"ref": "mcpconform-no-such-reference", "offset": 0}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received 2 tool errors

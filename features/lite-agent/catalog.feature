@@ -132,3 +132,38 @@ Feature: The tool catalog of a run, and stale servers (LA-CAT)
     And the host sends "again"
     Then "p" was connected 1 time
     And the model requests of the last send offered no tool of "p"
+
+  # 「连接失效后，目录标记 stale；空闲时重新注销/注册，重新授权」: a call that a fatal error
+  # ends loses the connection at once and for good: when the run returns the
+  # server is stale, its process is reaped, and the next run connects it again,
+  # asking for mcp_connect again (interpretations A-22, A-37).
+  @LA-CAT-03 @LA-CAT-05 @LA-CAT-06 @adapter:list-normalize
+  Scenario Outline: a connection a fatal error ends is lost at once, and the next run connects again (<cause>)
+    Given <a server> MCP server "p" with tools "bad, good"
+    And <breakage>
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__bad" with {}
+    And the model then answers "done"
+    And the model calls "mcp__p__good" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model received a tool error
+    And list() shows "p" from the "option" source with status "stale"
+    And <reaped>
+    When the host sends "again"
+    Then it succeeds
+    And the approval handler was asked for "mcp_connect" 2 times
+    And "p" was connected 2 times
+    And "p" received 1 call of the tool "bad"
+    And "p" received a call of the tool "good"
+    And the model received a tool result containing "ok"
+
+    Examples:
+      | cause                        | a server | breakage                                                                           | reaped                                               |
+      | a stdio message over 4 MiB   | a stdio  | the tool "bad" of "p" answers with a message of 4194305 bytes                      | the first process of "p" had exited when that returned |
+      | the stdio server exits       | a stdio  | the tool "bad" of "p" exits instead of answering                                   | the first process of "p" had exited when that returned |
+      | the stdio server crashes     | a stdio  | the tool "bad" of "p" crashes instead of answering                                 | the first process of "p" had exited when that returned |
+      | an HTTP response over 4 MiB  | an HTTP  | the tool "bad" of "p" answers with a JSON body of 4194305 bytes                    | "p" received 1 call of the tool "bad"                |
+      | HTTP 413                     | an HTTP  | "p" answers its next "tools/call" request with HTTP 413 and the body "too large"   | "p" received 1 call of the tool "bad"                |
+      | HTTP 400                     | an HTTP  | "p" answers its next "tools/call" request with HTTP 400 and the body "bad request" | "p" received 1 call of the tool "bad"                |

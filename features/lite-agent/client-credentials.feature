@@ -18,7 +18,24 @@ Feature: Machine credentials (LA-CC)
     Then it succeeds
     And "as" received 1 "client_credentials" grant
     And every MCP request "docs" received after the login carried a Bearer token
+    And every authorization and token request for "docs" named the resource "/mcp/docs"
     And the model received a tool result containing "ok"
+
+  # The official ClientCredentialsProvider's client authenticates as selectClientAuthMethod says:
+  # HTTP Basic when the server supports it, else the secret in the form (A-39).
+  @LA-CC-01
+  Scenario Outline: the client credentials authenticate as the server supports: <used>
+    Given the authorization server "as" supports only the client authentication "<methods>"
+    And the host binds "docs" to the client credentials "la-machine" and "la-secret-c0ffee" of "as"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And "as" received the "client_credentials" grant authenticated with "<used>"
+
+    Examples:
+      | methods                                       | used                |
+      | none, client_secret_basic, client_secret_post | client_secret_basic |
+      | client_secret_post                            | client_secret_post  |
 
   # 「省略 authorize」 (A-28)
   @LA-CC-02

@@ -170,6 +170,28 @@ Feature: Configuration sources, file format and construction (LA-CFG)
     And "p" saw the literal text "${LA_CANARY}" unless it was never contacted
     And "h" saw the literal text "${LA_CANARY}" unless it was never contacted
 
+  # 「配置不支持变量插值」, in every source: "${X}" and "$X" are literal text
+  # wherever an entry comes from.
+  @LA-CFG-08
+  Scenario Outline: configuration values are never interpolated (<what> through <source>)
+    Given the host environment has "LA_CANARY" set to "s3cr3t-canary"
+    And <a server> MCP server "s" with tools "search"
+    When the entry <entry> is declared as "s" through <source>
+    Then the agent either refused the configuration with a "config" error or connected "s"
+    And "s3cr3t-canary" reached no MCP server
+    And "s" saw the literal text "${LA_CANARY}" unless it was never contacted
+
+    Examples:
+      | what              | a server | source                    | entry                                                                                                           |
+      | stdio args and env | a stdio  | the project configuration | {"command": {{command}}, "args": {{args "s" "${LA_CANARY}"}}, "env": {"X": "${LA_CANARY}", "Y": "$LA_CANARY"}} |
+      | stdio args and env | a stdio  | the global configuration  | {"command": {{command}}, "args": {{args "s" "${LA_CANARY}"}}, "env": {"X": "${LA_CANARY}", "Y": "$LA_CANARY"}} |
+      | stdio args and env | a stdio  | the mcpServers option     | {"command": {{command}}, "args": {{args "s" "${LA_CANARY}"}}, "env": {"X": "${LA_CANARY}", "Y": "$LA_CANARY"}} |
+      | stdio args and env | a stdio  | register()                | {"command": {{command}}, "args": {{args "s" "${LA_CANARY}"}}, "env": {"X": "${LA_CANARY}", "Y": "$LA_CANARY"}} |
+      | an HTTP header     | an HTTP  | the project configuration | {"type": "http", "url": "{{url "s"}}", "headers": {"X-T": "${LA_CANARY}"}}                                      |
+      | an HTTP header     | an HTTP  | the global configuration  | {"type": "http", "url": "{{url "s"}}", "headers": {"X-T": "${LA_CANARY}"}}                                      |
+      | an HTTP header     | an HTTP  | the mcpServers option     | {"type": "http", "url": "{{url "s"}}", "headers": {"X-T": "${LA_CANARY}"}}                                      |
+      | an HTTP header     | an HTTP  | register()                | {"type": "http", "url": "{{url "s"}}", "headers": {"X-T": "${LA_CANARY}"}}                                      |
+
   # 「createLiteAgent() 只读取并校验配置」
   @LA-CFG-10
   Scenario Outline: invalid configuration fails construction, before anything starts (<case>)

@@ -47,6 +47,25 @@ Feature: Progress events and tool hooks for MCP tools (LA-EVT)
       | subscribe() | runs  |
       | subscribe() | sends |
 
+  # The seed does not say; each notification becomes one event in each
+  # sink, none repeated, merged or lost (interpretation A-40).
+  @LA-EVT-01 @LA-EVT-02 @ambiguous:A-40
+  Scenario Outline: each progress notification becomes exactly one tool_progress event per sink (<a transport> server, <how>)
+    Given <a transport> MCP server "docs" with tools "search"
+    And the tool "search" of "docs" reports progress 1 of 4 "one", then 2 of 4 "two", then 3, then 4 of 4 "four"
+    And the mcpServers option declares "docs"
+    And the model calls "mcp__docs__search" with {}
+    When the host creates the agent
+    And the host <how> "go" in the background
+    Then the background operation ends
+    And each progress notification "docs" sent became exactly one tool_progress event for "mcp__docs__search" <sinks>, in the order sent
+
+    Examples:
+      | a transport | how   | sinks                                 |
+      | a stdio     | runs  | through run() and through subscribe() |
+      | an HTTP     | runs  | through run() and through subscribe() |
+      | a stdio     | sends | through subscribe()                   |
+
   # 「现有 tool:start……Hook 同样覆盖 MCP 工具」
   @LA-EVT-03
   Scenario: tool:start fires for an MCP tool, with its input, before the server is called

@@ -64,6 +64,34 @@ Feature: Tool naming (LA-NAME)
       | a:b      | fails with a "name" error | "h" was never contacted                                        |
       | a@b      | fails with a "name" error | "h" was never contacted                                        |
 
+  # 「字母、数字、下划线或连字符」: the whole set, each letter of both cases and
+  # each digit, in three aliases of at most 24 characters
+  @LA-NAME-03
+  Scenario Outline: every letter, digit, "_" and "-" may be part of an alias ("<alias>")
+    Given an HTTP MCP server "h" with tools "t"
+    And the model calls "mcp__<alias>__t" with {}
+    When "h" is declared as "<alias>" through register()
+    Then it succeeds
+    When the host sends "go"
+    Then the model was offered exactly the MCP tools "mcp__<alias>__t"
+    And "h" received a call of the tool "t"
+
+    Examples:
+      | alias                    |
+      | ABCDEFGHIJKLMNOPQRSTUVWX |
+      | YZabcdefghijklmnopqrstuv |
+      | wxyz0123456789_-         |
+
+  # Every other ASCII character, controls included, and non-ASCII letters
+  # that fold to ASCII ones (interpretation A-06)
+  @LA-NAME-03
+  Scenario: an alias with any other character is refused, and nothing is contacted
+    Given an HTTP MCP server "h" with tools "t"
+    When "h" is declared through register() under every alias that puts one character other than a letter, a digit, "_" or "-" into "ab"
+    Then every one of them fails with a "name" error
+    And "h" was never contacted
+    And list() is unchanged
+
   # Non-ASCII letters are refused (interpretation A-06).
   @LA-NAME-03 @ambiguous:A-06
   Scenario Outline: an alias with non-ASCII letters is refused (<alias>)
@@ -106,6 +134,34 @@ Feature: Tool naming (LA-NAME)
       | abcdefghijklmnopqrstuvwx | 33     | succeeds                  | list() shows "abcdefghijklmnopqrstuvwx" with 1 tools |
       | abcdefghijklmnopqrstuvwx | 34     | fails with a "name" error | list() shows exactly the servers "" |
 
+  # Every length up to the limit reaches the model whole, and a call of it
+  # reaches the tool it names: the two tools differ in their last character.
+  @LA-NAME-05
+  Scenario Outline: a full name of <length> characters reaches the model and its server intact (<alias>)
+    Given a stdio MCP server "p" with tools "<first>, <second>"
+    And the full tool names "mcp__<alias>__<first>, mcp__<alias>__<second>" have <length> characters each
+    And the mcpServers option declares "p" as "<alias>"
+    And the model calls "mcp__<alias>__<second>" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model was offered exactly the MCP tools "mcp__<alias>__<first>, mcp__<alias>__<second>"
+    And "p" received 1 call of the tool "<second>"
+    And "p" received 0 calls of the tool "<first>"
+
+    Examples:
+      | alias                    | length | first                                                    | second                                                   |
+      | docs                     | 38     | Tool0123456789abcdefghijkl1                              | Tool0123456789abcdefghijkl2                              |
+      | docs                     | 39     | Tool0123456789abcdefghijklm1                             | Tool0123456789abcdefghijklm2                             |
+      | docs                     | 40     | Tool0123456789abcdefghijklmn1                            | Tool0123456789abcdefghijklmn2                            |
+      | docs                     | 48     | Tool0123456789abcdefghijklmnopqrstuv1                    | Tool0123456789abcdefghijklmnopqrstuv2                    |
+      | docs                     | 63     | Tool0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJK1     | Tool0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJK2     |
+      | docs                     | 64     | Tool0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL1    | Tool0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL2    |
+      | abcdefghijklmnopqrstuvwx | 38     | Tool011                                                  | Tool012                                                  |
+      | abcdefghijklmnopqrstuvwx | 63     | Tool0123456789abcdefghijklmnopq1                         | Tool0123456789abcdefghijklmnopq2                         |
+      | abcdefghijklmnopqrstuvwx | 64     | Tool0123456789abcdefghijklmnopqr1                        | Tool0123456789abcdefghijklmnopqr2                        |
+      | a                        | 64     | Tool0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO1 | Tool0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO2 |
+
   @LA-NAME-06
   Scenario Outline: a tool name uses only letters, digits, "_" and "-" (<tool>)
     Given a stdio MCP server "p" with tools "fine, <tool>"
@@ -120,8 +176,25 @@ Feature: Tool naming (LA-NAME)
       | a b         | fails with a "name" error | list() shows exactly the servers ""                             |
       | 工具        | fails with a "name" error | list() shows exactly the servers ""                             |
       | a:b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a@b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a[b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a`b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a{b         | fails with a "name" error | list() shows exactly the servers ""                             |
+      | a~b         | fails with a "name" error | list() shows exactly the servers ""                             |
       | get-weather | succeeds                  | list() shows "x" with exactly the tools "mcp__x__fine, mcp__x__get-weather" |
       | get_weather | succeeds                  | list() shows "x" with exactly the tools "mcp__x__fine, mcp__x__get_weather" |
+
+  # 「64 个相同字符」: the whole set, in three tool names
+  @LA-NAME-06
+  Scenario: every letter, digit, "_" and "-" may be part of a tool name
+    Given a stdio MCP server "p" with tools "ABCDEFGHIJKLMNOPQRSTUVWXYZ, abcdefghijklmnopqrstuvwxyz, 0123456789_-"
+    And the mcpServers option declares "p" as "x"
+    And the model calls "mcp__x__0123456789_-" with {}
+    When the host creates the agent
+    And the host sends "go"
+    Then it succeeds
+    And the model was offered exactly the MCP tools "mcp__x__ABCDEFGHIJKLMNOPQRSTUVWXYZ, mcp__x__abcdefghijklmnopqrstuvwxyz, mcp__x__0123456789_-"
+    And "p" received a call of the tool "0123456789_-"
 
   @LA-NAME-07
   Scenario Outline: one invalid tool name fails the whole server and releases it (<transport>)
@@ -160,6 +233,18 @@ Feature: Tool naming (LA-NAME)
       | case                | per page |
       | on one page         | 3        |
       | on different pages  | 2        |
+
+  # Names that differ only in letter case are two tools (interpretation A-08)
+  @LA-NAME-08 @ambiguous:A-08
+  Scenario: tool names that differ only in letter case are not duplicates
+    Given a stdio MCP server "p" with tools "Search, search, SEARCH"
+    And the model calls "mcp__x__SEARCH" with {}
+    When "p" is declared as "x" through register()
+    Then it succeeds
+    When the host sends "go"
+    Then the model was offered exactly the MCP tools "mcp__x__Search, mcp__x__search, mcp__x__SEARCH"
+    And "p" received 1 call of the tool "SEARCH"
+    And "p" received 0 calls of the tool "search"
 
   @LA-NAME-09
   Scenario: a full name already taken by another server fails the newcomer only

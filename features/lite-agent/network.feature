@@ -26,8 +26,10 @@ Feature: Remote URLs, headers and redirects (LA-NET)
       | wss://mcp.test/mcp       |
       | file:///srv/mcp          |
       | ftp://mcp.test/mcp       |
+      | https:///mcp             |
 
-  # 「回环 localhost / 127.0.0.1 / [::1] 可用 HTTP」
+  # 「回环 localhost / 127.0.0.1 / [::1] 可用 HTTP」; a host name in any letter
+  # case (interpretation A-13)
   @LA-NET-02
   Scenario Outline: plain http to a loopback host is allowed (<host>)
     Given an HTTP MCP server "h" with tools "search"
@@ -40,6 +42,8 @@ Feature: Remote URLs, headers and redirects (LA-NET)
       | localhost |
       | 127.0.0.1 |
       | [::1]     |
+      | LOCALHOST |
+      | LocalHost |
 
   @LA-NET-03
   Scenario Outline: plain http to any other host is refused, look-alikes included (<url>)
@@ -49,6 +53,8 @@ Feature: Remote URLs, headers and redirects (LA-NET)
     Examples:
       | url                              |
       | http://localhost.evil.test/mcp   |
+      | http://LOCALHOST.evil.test/mcp   |
+      | http://Iocalhost/mcp             |
       | http://127.0.0.1.nip.io/mcp      |
       | http://10.0.0.1/mcp              |
       | http://0.0.0.0/mcp               |
@@ -92,7 +98,7 @@ Feature: Remote URLs, headers and redirects (LA-NET)
       | #x       |
       | #        |
 
-  # 「保留协议请求头」
+  # 「保留协议请求头」, in any letter case (interpretation A-12)
   @LA-NET-06
   Scenario Outline: a header of the MCP transport cannot be configured (<header>)
     Given an HTTP MCP server "h" with tools "search"
@@ -104,8 +110,13 @@ Feature: Remote URLs, headers and redirects (LA-NET)
       | header               |
       | Mcp-Session-Id       |
       | mcp-session-id       |
+      | MCP-SESSION-ID       |
+      | mCP-sESSION-iD       |
       | MCP-Protocol-Version |
       | mcp-protocol-version |
+      | Mcp-Protocol-Version |
+      | MCP-PROTOCOL-VERSION |
+      | mcP-pROTOCOl-vERSIOn |
 
   # 「拒绝……重定向」
   @LA-NET-07

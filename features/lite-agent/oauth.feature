@@ -212,12 +212,307 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the host sends "go"
     Then it succeeds
     And "docs" received a request for its protected resource metadata
-    And "as" received 1 "metadata" request
+    And "as" received at least 1 "metadata" request
     And "as" received 1 "register" request
     And the authorization request and the code exchange named the resource "docs"
     And "as" received 1 "authorization_code" grant with a code_verifier
     And "as" received 1 "refresh_token" grant
+    And every authorization and token request for "docs" named the resource "{{url "docs"}}"
     And the model received a tool result containing "ok"
+
+  # The official auth() of @modelcontextprotocol/client 2.1.0, shape by shape: how it finds the
+  # protected resource metadata (RFC 9728) and the authorization server metadata (RFC 8414, OpenID
+  # Connect discovery), what it registers, how it authenticates at the token endpoint, which scope it
+  # asks for, client ID metadata documents, authorization servers that change, the resource indicator
+  # (RFC 8707), and the kind of a refusal that stays (A-39, spec/oauth-official-client.md).
+  # Lists of URLs are in the order each was first asked for: a client that discovers again for the
+  # code exchange asks for them again, in the same order.
+
+  # RFC 9728 §5.1 and §3.1: the 401's resource_metadata, else the path-inserted, then the root well-known URL.
+  @LA-OAU-15
+  Scenario Outline: the resource metadata is looked for as the official client does: <case>
+    Given the protected server "docs" <challenge>
+    And the protected server "docs" serves its metadata <where>
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And the resource metadata of "docs" was looked for at "<urls>", in this order
+    And every MCP request "docs" received after the login carried a Bearer token
+
+    Examples:
+      | case                                     | challenge                             | where                     | urls                                                                             |
+      | the 401 names it, at the root            | challenges with resource_metadata     | at the root               | /.well-known/oauth-protected-resource                                            |
+      | the 401 does not name it                 | challenges without resource_metadata  | at the path-inserted URL  | /.well-known/oauth-protected-resource/mcp/docs                                   |
+      | the 401 does not name it, at the root    | challenges without resource_metadata  | at the root               | /.well-known/oauth-protected-resource/mcp/docs, /.well-known/oauth-protected-resource |
+
+  # With no resource metadata at all the MCP server's origin is the authorization server; lite-agent
+  # still names the resource, where the official client names none (A-39).
+  @LA-OAU-15
+  Scenario: with no resource metadata, the authorization server is the MCP server's origin
+    Given an authorization server "co" co-hosted with the MCP servers
+    And an HTTP MCP server "home" with tools "search" protected by "co"
+    And the protected server "home" challenges without resource_metadata
+    And the protected server "home" serves its metadata nowhere
+    And the host binds "home" to OAuth with the provider "p" of "co"
+    And the binding of "home" allows no other origin
+    When the host creates the agent
+    And the host registers "home"
+    Then it succeeds
+    And the resource metadata of "home" was looked for at "/.well-known/oauth-protected-resource/mcp/home, /.well-known/oauth-protected-resource", in this order
+    And the metadata of "co" was looked for at "/.well-known/oauth-authorization-server", in this order
+    And every authorization and token request for "home" named the resource "{{url "home"}}"
+    And every MCP request "home" received after the login carried a Bearer token
+
+  # RFC 8414 §3.1 and §5, and the MCP specification: with a path, RFC 8414 path-inserted, OpenID Connect
+  # path-inserted, OpenID Connect path-appended; without, RFC 8414 and OpenID Connect at the root.
+  @LA-OAU-15
+  Scenario Outline: the authorization server metadata is looked for as the official client does: <case>
+    Given the authorization server "as" <issuer>
+    And the authorization server "as" serves its metadata by <how>
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And the metadata of "as" was looked for at "<urls>", in this order
+    And every MCP request "docs" received after the login carried a Bearer token
+
+    Examples:
+      | case                                  | issuer                          | how                                                        | urls |
+      | RFC 8414 at the root                  | has no issuer path              | RFC 8414                                                   | /.well-known/oauth-authorization-server |
+      | OpenID Connect at the root            | has no issuer path              | OpenID Connect discovery                                   | /.well-known/oauth-authorization-server, /.well-known/openid-configuration |
+      | RFC 8414 with the path inserted       | has the issuer path "/tenant"   | RFC 8414                                                   | /.well-known/oauth-authorization-server/tenant |
+      | OpenID Connect with the path inserted | has the issuer path "/tenant"   | OpenID Connect discovery                                   | /.well-known/oauth-authorization-server/tenant, /.well-known/openid-configuration/tenant |
+      | OpenID Connect appended to the path   | has the issuer path "/tenant"   | OpenID Connect discovery appended to its issuer path       | /.well-known/oauth-authorization-server/tenant, /.well-known/openid-configuration/tenant, /tenant/.well-known/openid-configuration |
+
+  # SEP-837 and SEP-2207: the host's client metadata as it is, with application_type from the redirect
+  # URIs and grant_types when the host set none; nothing else is added.
+  @LA-OAU-15
+  Scenario Outline: the registration carries the host's client metadata and the official client's defaults: <case>
+    Given the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" redirects to "<redirect>"
+    And the provider "p" describes its client as <metadata>
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And the registration "as" received was the client metadata of the provider "p" with <added>
+
+    Examples:
+      | case                          | redirect                                   | metadata                                                                                           | added |
+      | a loopback redirect is native | http://127.0.0.1:1/oauth/callback          | {"redirect_uris": ["{{redirect}}"], "client_name": "la host", "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"} | {"application_type": "native"} |
+      | a web redirect, no defaults   | https://app.la-test.invalid/oauth/callback | {"redirect_uris": ["{{redirect}}"], "client_name": "la web host"}                                   | {"application_type": "web", "grant_types": ["authorization_code", "refresh_token"]} |
+      | the host's application_type   | http://127.0.0.1:1/oauth/callback          | {"redirect_uris": ["{{redirect}}"], "application_type": "web", "token_endpoint_auth_method": "none", "contacts": ["ops@la-test.invalid"]} | {"grant_types": ["authorization_code", "refresh_token"]} |
+
+  # selectClientAuthMethod: the registered method if the server supports it; else Basic, the form, none.
+  @LA-OAU-15
+  Scenario Outline: the token endpoint authentication follows the registration and the server: <case>
+    Given the authorization server "as" supports only the client authentication "<methods>"
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" describes its client as <metadata>
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And "as" received the "authorization_code" grant authenticated with "<used>"
+
+    Examples:
+      | case                            | methods                                              | metadata                                                                                | used                |
+      | a public client                 | none, client_secret_basic, client_secret_post        | {"redirect_uris": ["{{redirect}}"], "token_endpoint_auth_method": "none"}                | none                |
+      | client_secret_basic, registered | none, client_secret_basic, client_secret_post        | {"redirect_uris": ["{{redirect}}"], "token_endpoint_auth_method": "client_secret_basic"} | client_secret_basic |
+      | client_secret_post, registered  | none, client_secret_basic, client_secret_post        | {"redirect_uris": ["{{redirect}}"], "token_endpoint_auth_method": "client_secret_post"}  | client_secret_post  |
+      | the server's only method        | client_secret_post                                   | {"redirect_uris": ["{{redirect}}"]}                                                      | client_secret_post  |
+
+  @LA-OAU-15
+  Scenario: a pre-registered client without a method uses the one the server supports
+    Given the authorization server "as" supports only the client authentication "client_secret_post"
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" holds the client "la-host-client" with the secret "la-host-secret-5b" of "as"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And "as" received no "register" request
+    And "as" received the "authorization_code" grant authenticated with "client_secret_post"
+
+  # SEP-835: the challenge's scope, else the resource metadata's scopes_supported, else the client
+  # metadata's scope; offline_access added when the server lists it, with prompt=consent.
+  @LA-OAU-15
+  Scenario Outline: the scope asked for is the official client's: <case>
+    Given the authorization server "as" lists the scopes "<server scopes>"
+    And the protected server "docs" challenges for the scope "<challenge>"
+    And the protected server "docs" lists the scopes "<resource scopes>"
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" asks for the scope "<client scope>"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And the authorization URL's "scope" was "<scope>"
+    And the authorization URL's "prompt" was "<prompt>"
+    And the registration "as" received was the client metadata of the provider "p" with {"application_type": "native", "scope": "<scope>"}
+
+    Examples:
+      | case                        | server scopes           | challenge          | resource scopes | client scope | scope                    | prompt  |
+      | the challenge's             |                         | mcp:read mcp:write | mcp:all         | la:own       | mcp:read mcp:write       |         |
+      | the resource metadata's     |                         |                    | mcp:a mcp:b     | la:own       | mcp:a mcp:b              |         |
+      | the client metadata's       |                         |                    |                 | la:own       | la:own                   |         |
+      | none                        |                         |                    |                 |              |                          |         |
+      | with offline_access         | mcp:read offline_access | mcp:read           |                 |              | mcp:read offline_access  | consent |
+
+  # SEP-991: a client ID metadata document's URL is the client_id when the server supports them.
+  @LA-OAU-15
+  Scenario: with client ID metadata documents, the document's URL is the client and nothing is registered
+    Given the authorization server "as" supports client ID metadata documents
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" has the client metadata URL "https://client.la-test.invalid/oauth/la-host.json"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And "as" received no "register" request
+    And the authorization URL's "client_id" was "https://client.la-test.invalid/oauth/la-host.json"
+    And every "authorization_code" grant "as" received carried the "client_id" "https://client.la-test.invalid/oauth/la-host.json"
+
+  @LA-OAU-15
+  Scenario: without support for them, a client metadata URL is not the client: it registers
+    Given the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" has the client metadata URL "https://client.la-test.invalid/oauth/la-host.json"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And "as" received 1 "register" request
+    And the authorization URL's "client_id" was not "https://client.la-test.invalid/oauth/la-host.json"
+
+  @LA-OAU-15
+  Scenario: a client metadata URL that is not https is refused before any registration
+    Given the authorization server "as" supports client ID metadata documents
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" has the client metadata URL "http://client.la-test.invalid/oauth/la-host.json"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it fails with a "config" error
+    And "as" received no "register" request
+    And the host's authorize() was never called
+
+  # SEP-2352: a client and tokens belong to the authorization server that issued them; when the resource
+  # names another one, it registers again and the old client_id and refresh token are never shown to it.
+  @LA-OAU-15
+  Scenario: saved credentials of another authorization server are never shown to the new one
+    Given an authorization server "as2"
+    And an HTTP MCP server "moved" with tools "search" protected by "as2"
+    And the host binds "moved" to OAuth with the provider "p" of "as2"
+    And the provider "p" holds valid tokens of "as" for "moved"
+    When the host creates the agent
+    And the host registers "moved"
+    Then it succeeds
+    And the host's authorize() was called 1 time
+    And "as2" received 1 "register" request
+    And no request "as2" received carried the client or the refresh token the provider "p" held
+    And the provider "p" holds a client of "as2"
+    And every MCP request "moved" received after the login carried a Bearer token
+
+  @LA-OAU-15
+  Scenario: tokens of another authorization server are never refreshed at the new one
+    Given an authorization server "as2"
+    And an HTTP MCP server "moved" with tools "search" protected by "as2"
+    And the host binds "moved" to OAuth with the provider "p" of "as2"
+    And the provider "p" holds valid tokens of "as" for "moved"
+    And the provider "p" holds the client "la-host-client" with the secret "la-host-secret-5b" of "as2"
+    When the host creates the agent
+    And the host registers "moved"
+    Then it succeeds
+    And "as2" received no "refresh_token" grant
+    And "as2" received no "register" request
+    And the host's authorize() was called 1 time
+
+  # During a run only a refresh may happen (LA-OAU-34): at a new server there is nothing to refresh with,
+  # so the call fails and nothing reaches it; the host's re-registration logs in there (LA-OAU-37).
+  @LA-OAU-15 @LA-OAU-37
+  Scenario: when the server moves to another authorization server during a run, the run sends it nothing
+    Given an authorization server "as2"
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the binding of "docs" also allows the authorization server "as2"
+    And the model calls "mcp__docs__search" with {}
+    When the host creates the agent
+    And the host registers "docs"
+    And the protected server "docs" moves to the authorization server "as2"
+    And the host sends "go"
+    Then the model received a tool error
+    And the host's authorize() was called 1 time
+    And "as2" received no "register" request
+    And "as2" received no "token" request
+    And no request "as2" received carried the client or the refresh token the provider "p" holds
+    When the host waits until the agent is idle
+    And the host unregisters "docs"
+    And the host registers "docs"
+    Then it succeeds
+    And the host's authorize() was called 2 times
+    And "as2" received 1 "register" request
+    And the provider "p" holds a client of "as2"
+
+  # RFC 8707 and checkResourceAllowed: the metadata's resource, verbatim, when it is the server's URL or
+  # a parent of it; any other is refused before a client, a code or a token is asked for. Resources
+  # are references resolved against the server's URL.
+  @LA-OAU-15
+  Scenario Outline: the resource indicator is the resource metadata's: <case>
+    Given the protected server "docs" names the resource "<resource>"
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it succeeds
+    And every authorization and token request for "docs" named the resource "<resource>"
+
+    Examples:
+      | case                  | resource  |
+      | the server's URL      | /mcp/docs |
+      | the origin, a parent  | /         |
+
+  @LA-OAU-15
+  Scenario Outline: resource metadata for <case> is refused before any client, code or token is asked for
+    Given the protected server "docs" names the resource "<resource>"
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    When the host creates the agent
+    And the host registers "docs"
+    Then it fails with a "security" error
+    And "as" received no "register" request
+    And "as" received no "token" request
+    And the host's authorize() was never called
+
+    Examples:
+      | case                         | resource                             |
+      | another path of the origin   | /mcp/other                           |
+      | a longer path                | /mcp/docs/admin                      |
+      | another origin               | https://mcp.la-test.invalid/mcp/docs |
+
+  # A refusal that stays on server/discover or tools/list is an authentication failure, never "the server
+  # does not speak 2026-07-28": 401 after a refresh and a login, 403 at once (no step-up, LA-OAU-36).
+  @LA-OAU-15
+  Scenario Outline: a 401 on <method> that no refresh or login cures fails the registration as "auth"
+    Given the authorization server "as" refuses refresh tokens
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" holds valid tokens of "as" for "docs"
+    When the host creates the agent
+    And the protected server "docs" answers 401 to the next 5 "<method>" requests
+    And the host registers "docs"
+    Then it fails with an "auth" error
+    And the host's authorize() was called 1 time
+
+    Examples:
+      | method          |
+      | server/discover |
+      | tools/list      |
+
+  @LA-OAU-15 @LA-OAU-36
+  Scenario Outline: a 403 on <method> fails the registration as "auth", with no refresh or login
+    Given the host binds "docs" to OAuth with the provider "p" of "as"
+    And the provider "p" holds valid tokens of "as" for "docs"
+    When the host creates the agent
+    And the protected server "docs" answers 403 insufficient_scope to the next 1 "<method>" request
+    And the host registers "docs"
+    Then it fails with an "auth" error
+    And "as" received no "refresh_token" grant
+    And the host's authorize() was never called
+
+    Examples:
+      | method          |
+      | server/discover |
+      | tools/list      |
 
   # 「生成一次性随机 state」 (X-06)
   @LA-OAU-16

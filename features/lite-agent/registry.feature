@@ -329,6 +329,23 @@ Feature: One registry of servers (LA-REG)
       | register()   | the host registers "q"   |
       | unregister() | the host unregisters "p" |
 
+  # 「awaitIdle()」: it waits for the root's run in flight, and returns once
+  # that ended.
+  @LA-REG-15
+  Scenario: awaitIdle() waits for the run in flight and returns after it
+    Given a stdio MCP server "p" with tools "slow"
+    And the tool "slow" of "p" waits for the latch "finish"
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__slow" with {}
+    When the host creates the agent
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And the host waits until the agent is idle, in the background
+    Then the wait until the agent is idle is still running
+    When the latch "finish" is released
+    Then both background operations end successfully
+    And the wait until the agent is idle ended after the latch "finish" was released
+
   @LA-REG-15 @adapter:subagent
   Scenario: the root cannot change the registry while a sub-agent runs
     Given a stdio MCP server "p" with tools "slow"

@@ -3,23 +3,53 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
   「连接和调用默认超时 30 秒，可设置 timeoutMs（1–300000 毫秒）。取消使用现有 AbortSignal。
   断线、超时和取消可能意味着执行结果未知，SDK 不自动重放有副作用的调用。」
 
-  # 「连接……默认超时 30 秒」, on the implementation's manual clock
+  # 「连接……默认超时 30 秒」, on the implementation's manual clock. Still
+  # connecting at 29 s is shown by an answer released then, not by a wait
+  # for an end that must not come: one that gave up earlier fails at once.
   @LA-TMO-01 @adapter:clock
-  Scenario: connecting gives up after 30 seconds by default
-    Given a stdio MCP server "p" that never answers "server/discover"
+  Scenario: connecting does not give up before 30 seconds by default
+    Given a stdio MCP server "p" with tools "a" that waits for the latch "discover" before answering "server/discover"
     And the agent's clock is under the host's control
     When the host creates the agent
     And the host registers "p" in the background
     And "p" receives its handshake
     And the clock advances 29 seconds
-    Then the background operation is still running
-    When the clock advances 1 second
+    And the latch "discover" is released
+    Then the background operation ends
+    And it succeeds
+    And "p" was connected
+    And list() shows "p" with exactly the tools "mcp__p__a"
+
+  @LA-TMO-01 @adapter:clock
+  Scenario: connecting gives up at 30 seconds by default
+    Given a stdio MCP server "p" that never answers "server/discover"
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "p" in the background
+    And "p" receives its handshake
+    And the clock advances 30 seconds
     Then the background operation ends with a "timeout" error
     And every process of "p" has exited
 
   # 「调用默认超时 30 秒」
   @LA-TMO-02 @adapter:clock
-  Scenario: a call gives up after 30 seconds by default
+  Scenario: a call does not give up before 30 seconds by default
+    Given a stdio MCP server "p" with tools "slow"
+    And the tool "slow" of "p" answers with the text "late, not lost"
+    And the tool "slow" of "p" waits for the latch "answer"
+    And the mcpServers option declares "p"
+    And the model calls "mcp__p__slow" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And the clock advances 29 seconds
+    And the latch "answer" is released
+    Then the background operation ends
+    And the model received a tool result containing "late, not lost"
+
+  @LA-TMO-02 @adapter:clock
+  Scenario: a call gives up at 30 seconds by default
     Given a stdio MCP server "p" with tools "slow"
     And the tool "slow" of "p" never answers
     And the mcpServers option declares "p"
@@ -28,9 +58,7 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     When the host creates the agent
     And the host sends "go" in the background
     And "p" receives a call of the tool "slow"
-    And the clock advances 29 seconds
-    Then the background operation is still running
-    When the clock advances 1 second
+    And the clock advances 30 seconds
     Then the background operation ends
     And the model received a tool error
 

@@ -47,6 +47,27 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
       | 2025-06-18 | http      | an HTTP     |
       | 2024-11-05 | http      | an HTTP     |
 
+  # go-sdk's own server in its stateful HTTP mode is a real server of the
+  # older protocols: its server/discover answer offers only them.
+  @LA-TRN-02
+  Scenario: a real older server (go-sdk's stateful HTTP mode) is refused with a protocol error
+    Given an HTTP MCP server "old" with tools "search" served by go-sdk's stateful HTTP handler
+    When "old" is declared as "old" through register()
+    Then it fails with a "protocol" error
+    And "old" received "server/discover"
+    And "old" received none of "initialize"
+    And list() is unchanged
+
+  @LA-TRN-02
+  Scenario: an HTTP server that refuses server/discover with HTTP 400 is refused with a protocol error
+    Given an HTTP MCP server "old" with tools "search"
+    And "old" answers its next "server/discover" request with HTTP 400 and the body "unknown method"
+    When "old" is declared as "old" through register()
+    Then it fails with a "protocol" error
+    And "old" received "server/discover"
+    And "old" received none of "initialize"
+    And list() is unchanged
+
   # 「支持 stdio 和 Streamable HTTP」
   @LA-TRN-03
   Scenario Outline: stdio and Streamable HTTP servers connect, list and call (<kind>)
@@ -104,6 +125,44 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
       | source                |
       | the mcpServers option |
       | register()            |
+
+  # A header HTTP cannot send as configured is refused when it is declared
+  # (interpretation A-41); every token character may name one.
+  @LA-TRN-06
+  Scenario: a header name may use every character of an HTTP token
+    Given an HTTP MCP server "h" with tools "search"
+    And the model calls "mcp__search__search" with {}
+    When the entry {"type": "http", "url": "{{url "h"}}", "headers": {"X-AZaz09!#$%&'*+-.^_`|~": "token"}} is declared as "search" through register()
+    Then it succeeds
+    When the host sends "go"
+    Then "h" received a call of the tool "search"
+    And every HTTP request "h" received carried the header "X-AZaz09!#$%&'*+-.^_`|~: token"
+
+  @LA-TRN-06 @ambiguous:A-41
+  Scenario: a header name with any other character is refused at declaration, before any request
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared through register() with every header name that puts one character outside the HTTP token characters into "X-ab"
+    Then every one of them fails with a "security" or a "config" error
+    And "h" was never contacted
+    And list() is unchanged
+
+  @LA-TRN-06
+  Scenario: a header value may hold every printable ASCII character, a space and a tab
+    Given an HTTP MCP server "h" with tools "search"
+    And the model calls "mcp__search__search" with {}
+    When "h" is declared as "search" through register() with the header "X-Printable" holding every printable ASCII character, a space and a tab
+    Then it succeeds
+    When the host sends "go"
+    Then "h" received a call of the tool "search"
+    And every HTTP request "h" received carried that header
+
+  @LA-TRN-06 @ambiguous:A-41
+  Scenario: a header value with a control character, or whitespace at an end, is refused at declaration
+    Given an HTTP MCP server "h" with tools "search"
+    When "h" is declared through register() with every header value HTTP cannot carry as it is, made from "ab"
+    Then every one of them fails with a "security" or a "config" error
+    And "h" was never contacted
+    And list() is unchanged
 
   # 「暂不提供……资源/提示词自动加载」
   @LA-TRN-07

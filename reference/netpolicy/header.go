@@ -23,8 +23,11 @@ var ReservedHeaders = []string{
 }
 
 // CheckHeaders checks configured request headers: each name must be a valid
-// HTTP field name and not reserved, and each value must be a valid field
-// value (no control characters such as CR or LF).
+// HTTP field name and not reserved (LA-NET-06), and each value a field
+// value HTTP carries as it is: no control characters such as CR or LF, no
+// whitespace at either end. A header HTTP cannot send as configured is
+// refused when it is declared, not when a request would carry it
+// (LA-TRN-06, interpretation A-41).
 func CheckHeaders(headers map[string]string) error {
 	names := make([]string, 0, len(headers))
 	for name := range headers {
@@ -42,16 +45,16 @@ func CheckHeaders(headers map[string]string) error {
 // CheckHeader checks one configured request header; see [CheckHeaders].
 func CheckHeader(name, value string) error {
 	if !validFieldName(name) {
-		return violation("LA-NET-06", "header name %q is not a valid HTTP field name", name)
+		return violation("LA-TRN-06", "header name %q is not a valid HTTP field name (a token of letters, digits and !#$%%&'*+-.^_`|~)", name)
 	}
 	if slices.ContainsFunc(ReservedHeaders, func(r string) bool { return asciiEqualFold(r, name) }) {
 		return violation("LA-NET-06", "header %q is reserved for the MCP transport and cannot be configured", name)
 	}
 	if i := strings.IndexFunc(value, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }); i >= 0 {
-		return violation("LA-NET-06", "header %q has a control character at byte %d of its value", name, i)
+		return violation("LA-TRN-06", "header %q has a control character at byte %d of its value", name, i)
 	}
 	if strings.Trim(value, " \t") != value {
-		return violation("LA-NET-06", "the value of header %q starts or ends with whitespace, which HTTP would drop: the server would not receive it as configured", name)
+		return violation("LA-TRN-06", "the value of header %q starts or ends with whitespace, which HTTP would drop: the server would not receive it as configured", name)
 	}
 	return nil
 }

@@ -61,24 +61,29 @@ func TestCheckURLNeverQuotesPasswords(t *testing.T) {
 func TestCheckHeaders(t *testing.T) {
 	tests := []struct {
 		name, value string
-		ok          bool
+		rule        string // "" when allowed
 	}{
-		{"Authorization", "Bearer t", true},
-		{"X-Extra", "1", true},
-		{"Mcp-Session-Id", "s", false},
-		{"mcp-session-id", "s", false},
-		{"MCP-Protocol-Version", "2026-07-28", false},
-		{"Content-Type", "text/plain", false},
-		{"Host", "evil.test", false},
-		{"Bad Name", "v", false},
-		{"", "v", false},
-		{"X-Injected", "a\r\nHost: evil", false},
-		{"X-Tab", "a\tb", true},
+		{"Authorization", "Bearer t", ""},
+		{"X-Extra", "1", ""},
+		{"X-Az09!#$%&'*+-.^_`|~", "every token character", ""},
+		{"Mcp-Session-Id", "s", "LA-NET-06"},
+		{"mcp-session-id", "s", "LA-NET-06"},
+		{"MCP-SESSION-ID", "s", "LA-NET-06"},
+		{"MCP-Protocol-Version", "2026-07-28", "LA-NET-06"},
+		{"mCP-pROTOCOL-vERSION", "2026-07-28", "LA-NET-06"},
+		{"Content-Type", "text/plain", "LA-NET-06"},
+		{"Host", "evil.test", "LA-NET-06"},
+		{"Bad Name", "v", "LA-TRN-06"},
+		{"X:Y", "v", "LA-TRN-06"},
+		{"", "v", "LA-TRN-06"},
+		{"X-Injected", "a\r\nHost: evil", "LA-TRN-06"},
+		{"X-Padded", " v", "LA-TRN-06"},
+		{"X-Tab", "a\tb", ""},
 	}
 	for _, tt := range tests {
 		err := CheckHeaders(map[string]string{tt.name: tt.value})
-		if (err == nil) != tt.ok {
-			t.Errorf("CheckHeaders(%q: %q) = %v, want ok=%v", tt.name, tt.value, err, tt.ok)
+		if got := ruleOf(err); got != tt.rule {
+			t.Errorf("CheckHeaders(%q: %q) = %v, want rule %q", tt.name, tt.value, err, tt.rule)
 		}
 	}
 }

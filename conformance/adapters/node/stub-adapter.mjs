@@ -147,6 +147,8 @@ async function handleRequest(msg) {
       systems: ['lite-agent'],
       capabilities: CAPABILITIES,
       operations: OPERATIONS,
+      // The stub has no OAuth at all: those scenarios skip, saying so.
+      unimplemented: ['LA-OAU', 'LA-CC'],
     });
   }
   const fn = Object.hasOwn(methods, method) ? methods[method] : undefined;
