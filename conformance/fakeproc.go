@@ -4,6 +4,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/mcpconform/mcpconform/conformance/internal/quietinit"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 )
 
@@ -14,6 +15,7 @@ import (
 // can spawn — the mcpconform binary itself, or the test binary under
 // `go test` — without building anything.
 func init() {
+	quietinit.Restore() // godog's initialization is over: PATH as it came
 	if len(os.Args) < 2 {
 		return
 	}
