@@ -17,7 +17,8 @@ func atoi(s string) int {
 
 // registerSteps defines the suite's step vocabulary on one scenario's
 // world. Every step is defined once, here; the methods live in steps_*.go.
-func (w *world) registerSteps(sc *godog.ScenarioContext) {
+func (w *world) registerSteps(gsc *godog.ScenarioContext) {
+	sc := vocabulary{gsc} // patterns compiled once per process (vocabulary.go)
 	// Fake servers.
 	sc.Step(`^(a stdio|an HTTPS?|an SSE) MCP server "([^"]*)" with tools "([^"]*)"(?: served (\d+) per page)?$`, w.aServerWithTools)
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with (\d+) tools?(?: described in (\d+) bytes each)?(?: served (\d+) per page)?( and a cursor that never ends)?$`, w.aServerWithNTools)
