@@ -1,10 +1,11 @@
 package conformance
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
 // openerNames are the programs an implementation could start to open a
@@ -12,18 +13,31 @@ import (
 var openerNames = []string{"xdg-open", "open", "gnome-open", "kde-open", "wslview", "sensible-browser",
 	"x-www-browser", "www-browser", "firefox", "chromium", "chromium-browser", "google-chrome"}
 
+// openerShim is the opener shim: it appends its command line to the
+// opened.log beside the directory it was run from, so that one file,
+// hard-linked into every world, serves them all; it names no path of its
+// own. A bare $0 (run from its own directory) is that directory.
+const openerShim = "#!/bin/sh\ncase $0 in */*) d=${0%/*} ;; *) d=. ;; esac\necho \"$0 $*\" >> \"$d/../opened.log\"\n"
+
 // installOpeners puts a shim for every opener first on the
 // implementation's PATH, and in BROWSER: a shim that is run writes its
 // command line to the world's opened.log instead of opening anything
-// (LA-SEC-24).
+// (LA-SEC-24). The shims are hard links to the run's one shim file
+// ([runner.openerShim]): a dozen new files per scenario cost more CPU
+// than most scenarios' steps.
 func (w *world) installOpeners() error {
 	bin := filepath.Join(w.dir, "openers")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return err
 	}
-	script := fmt.Sprintf("#!/bin/sh\necho \"$0 $*\" >> '%s'\n", w.openedLog())
+	shim := w.run.openerShim()
 	for _, name := range openerNames {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+		path := filepath.Join(bin, name)
+		if shim != "" && os.Link(shim, path) == nil {
+			continue
+		}
+		// Another file system, or no shim: a file of the world's own.
+		if err := os.WriteFile(path, []byte(openerShim), 0o755); err != nil {
 			return err
 		}
 	}
@@ -34,6 +48,31 @@ func (w *world) installOpeners() error {
 	}
 	w.environ = append(w.environ, "BROWSER="+filepath.Join(bin, "xdg-open"))
 	return nil
+}
+
+// openerShim returns the run's shim file, writing it on first use into a
+// scratch directory [Run] removes at its end; "" when it cannot be
+// written (the worlds then write their own).
+func (r *runner) openerShim() string {
+	r.shimOnce.Do(func() {
+		dir, err := scratch.Dir("openers")
+		if err != nil {
+			return
+		}
+		r.shimDir = dir
+		path := filepath.Join(dir, "opener")
+		if os.WriteFile(path, []byte(openerShim), 0o755) == nil {
+			r.shim = path
+		}
+	})
+	return r.shim
+}
+
+// removeOpenerShim removes the run's shim file and its directory.
+func (r *runner) removeOpenerShim() {
+	if r.shimDir != "" {
+		_ = os.RemoveAll(r.shimDir)
+	}
 }
 
 // openedLog is where the opener shims write.

@@ -79,6 +79,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	suite.Run()
 	r.closeLeftovers()
+	r.removeOpenerShim()
 
 	rep := &Report{
 		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion}, Strict: opts.Strict, Shard: opts.Shard.String(), baseline: opts.Baseline,
@@ -195,6 +196,10 @@ type runner struct {
 	done    int
 	results map[string]*ScenarioResult
 	worlds  map[*world]bool // worlds not yet closed
+
+	shimOnce sync.Once // the opener shim, made by openerShim
+	shimDir  string
+	shim     string
 }
 
 // initScenario is godog's scenario initializer: one world per scenario.
