@@ -3,7 +3,7 @@ package conformance
 import (
 	"fmt"
 	"io/fs"
-	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -40,7 +40,9 @@ type Options struct {
 	// longer than this for an event.
 	StepTimeout time.Duration
 	// FakeCommand is the command line that runs a stdio fake, before the
-	// fake's own arguments. Empty means the running executable, which
+	// fake's own arguments. Empty means the mcpconform-fake binary beside
+	// the running executable when it comes from the same build
+	// (fakebinary.go), and otherwise the running executable itself, which
 	// serves the fake through [mcpfake.Subcommand] because this package
 	// hooks it (see fakeproc.go).
 	FakeCommand []string
@@ -112,11 +114,11 @@ func (o Options) withDefaults() (Options, error) {
 		return o, err
 	}
 	if len(o.FakeCommand) == 0 {
-		exe, err := os.Executable()
+		cmd, err := defaultFakeCommand()
 		if err != nil {
 			return o, fmt.Errorf("conformance: cannot find the running executable to serve stdio fakes: %w", err)
 		}
-		o.FakeCommand = []string{exe}
+		o.FakeCommand = slices.Clone(cmd)
 	}
 	if o.ToolVersion == "" {
 		o.ToolVersion = Version
