@@ -1,12 +1,19 @@
 package conformance
 
 import (
+	"context"
 	"debug/buildinfo"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/fakes"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 )
 
 // fakeBinaryName is the small binary of the fakes (cmd/mcpconform-fake),
@@ -25,11 +32,12 @@ var defaultFakeCommand = sync.OnceValues(func() ([]string, error) {
 })
 
 // fakeBinary returns the mcpconform-fake beside exe when it is a regular
-// executable file of the same build as exe ([sameBuild]), and exe itself
-// otherwise: a fake from another build could behave otherwise than the
-// runner expects, so only one that provably links the same code is used.
-// A fake process of it costs about a quarter of the CPU of one of exe,
-// which links the runner, godog, fosite and the reference besides.
+// executable file that runs the same fakes as exe: the same build
+// ([sameBuild]) and the same sources of the fakes ([fakes.Digest], which it
+// prints when asked). Otherwise it returns exe itself: a fake from another
+// build could behave otherwise than the runner expects. A fake process of
+// the small binary costs about a quarter of the CPU of one of exe, which
+// links the runner, godog, fosite and the reference besides.
 func fakeBinary(exe string) string {
 	sibling := filepath.Join(filepath.Dir(exe), fakeBinaryName)
 	st, err := os.Stat(sibling)
@@ -41,26 +49,41 @@ func fakeBinary(exe string) string {
 		return exe
 	}
 	fake, err := buildinfo.ReadFile(sibling)
-	if err != nil || !sameBuild(runner, fake) {
+	if err != nil || !sameBuild(runner, fake) || siblingDigest(sibling) != fakes.Digest() {
 		return exe
 	}
 	return sibling
 }
 
+// siblingDigest asks the fake binary at path for its [fakes.Digest],
+// waiting at most digestWait; "" when it does not answer one.
+func siblingDigest(path string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), digestWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, mcpfake.DigestSubcommand)
+	cmd.Env = []string{} // it needs nothing of the runner's
+	out, err := cmd.Output()
+	if err != nil || len(out) > 100 {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// digestWait bounds the question of [siblingDigest].
+const digestWait = 10 * time.Second
+
 // buildKeys are the build settings that change the code of a binary,
 // which the runner and its fake binary must share.
 var buildKeys = []string{"-compiler", "-tags", "-race", "-msan", "-asan", "-ldflags", "-gcflags", "-asmflags",
-	"CGO_ENABLED", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOEXPERIMENT", "vcs", "vcs.revision", "vcs.modified"}
+	"CGO_ENABLED", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOEXPERIMENT"}
 
-// sameBuild reports whether fake provably comes from the same source as
-// runner: the same Go, the same main module at one released version (go
-// install ...@version) or at one clean VCS revision (a build in a checkout
-// without uncommitted changes), every module fake links at the version
-// runner links, and the same build settings. A build from a modified
-// checkout proves nothing, as the two could have been built from
-// different edits.
+// sameBuild reports whether fake was built like runner: the same Go, the
+// same main module, every module fake links at the version runner links
+// (replacements included), and the same build settings. The sources of
+// the main module's own fakes are compared apart ([fakes.Digest]), as a
+// build from a checkout records no version of them.
 func sameBuild(runner, fake *debug.BuildInfo) bool {
-	if runner.GoVersion != fake.GoVersion || runner.Main != fake.Main {
+	if runner.GoVersion != fake.GoVersion || runner.Main.Path != fake.Main.Path {
 		return false
 	}
 	setting := func(bi *debug.BuildInfo, key string) string {
@@ -75,11 +98,6 @@ func sameBuild(runner, fake *debug.BuildInfo) bool {
 		if setting(runner, k) != setting(fake, k) {
 			return false
 		}
-	}
-	released := runner.Main.Version != "" && runner.Main.Version != "(devel)"
-	clean := setting(runner, "vcs.revision") != "" && setting(runner, "vcs.modified") == "false"
-	if !released && !clean {
-		return false
 	}
 	for _, d := range fake.Deps {
 		i := slices.IndexFunc(runner.Deps, func(r *debug.Module) bool { return r.Path == d.Path })

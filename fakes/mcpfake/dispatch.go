@@ -1,8 +1,20 @@
 package mcpfake
 
+import (
+	"fmt"
+	"os"
+
+	"github.com/mcpconform/mcpconform/fakes"
+)
+
+// DigestSubcommand is the hidden first argument under which a binary that
+// calls [Dispatch] prints [fakes.Digest], the digest of the fakes it
+// runs, and exits.
+const DigestSubcommand = "__mcpconform-fake-digest"
+
 // Dispatch runs the fake that args (a binary's arguments after its path)
-// name with their first element, one of [Subcommand], [SandboxSubcommand]
-// and [GrandchildSubcommand], and returns its exit code and true; it
+// name with their first element, one of [Subcommand], [SandboxSubcommand],
+// [GrandchildSubcommand] and [DigestSubcommand], and returns its exit code and true; it
 // returns false, running nothing, for any other arguments. Every binary
 // that serves as the fakes calls it first: the mcpconform binary and the
 // conformance test binaries (package conformance's init), and
@@ -18,6 +30,9 @@ func Dispatch(args []string) (int, bool) {
 		return RunSandbox(args[1:]), true
 	case GrandchildSubcommand: // a stdio server's child
 		return RunGrandchild(args[1:]), true
+	case DigestSubcommand: // which fakes this binary runs
+		fmt.Fprintln(os.Stdout, fakes.Digest())
+		return 0, true
 	}
 	return 0, false
 }
