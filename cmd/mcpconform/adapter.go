@@ -46,6 +46,7 @@ func cmdServeReference(ctx context.Context, args []string, stderr io.Writer) int
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
+	tuneGC()
 	t := refadapter.Target{}
 	if *mutate != "" {
 		for _, m := range strings.Split(*mutate, ",") {

@@ -47,6 +47,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpconform run: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	tuneGC()
 	formats, err := parseFormats(*format)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpconform run: --format %v\n", err)
