@@ -146,7 +146,7 @@ func (w *world) setup(sc Scenario) error {
 	w.global = &configFile{path: filepath.Join(w.home, ".lite-agent", "mcps.json")}
 	w.option = &optionConfig{}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HOME=") {
+		if k, _, _ := strings.Cut(kv, "="); k != "HOME" && !slices.Contains(trustVariables, k) {
 			w.environ = append(w.environ, kv)
 		}
 	}
@@ -162,6 +162,16 @@ func (w *world) setup(sc Scenario) error {
 	w.rec, err = record.NewServer(w.log)
 	return err
 }
+
+// trustVariables are the variables that name the certificates an
+// implementation trusts. The runner's own are not handed on: a world
+// trusts its own test CA when it has HTTPS fakes ([world.makeCA]) and
+// nothing else, so that the machine's trust store neither reaches a
+// verdict nor makes every agent and adapter parse the system's bundle
+// (where the machine sets SSL_CERT_FILE and SSL_CERT_DIR to it, that
+// parse was a fifth of the runner's CPU in-process, and more through
+// the protocol).
+var trustVariables = []string{"SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "MCPCONFORM_CA_FILE"}
 
 // budget scales a real-time budget of a scenario by the run's timeout
 // multiplier.
