@@ -3,15 +3,20 @@ package rpcadapter_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
+	"github.com/mcpconform/mcpconform/internal/procs"
 )
 
-// benchSuite runs the whole suite against target once per iteration.
+// benchSuite runs the whole suite against target once per iteration, and
+// reports scenarios per second and CPU-seconds per run (the runner's and
+// its waited-for children's: adapters and fakes).
 func benchSuite(b *testing.B, target adapter.Target) {
 	scenarios := 0
+	defer reportCPU(b)()
 	for b.Loop() {
 		rep, err := conformance.Run(context.Background(), conformance.Options{Target: target})
 		if err != nil {
@@ -33,15 +38,27 @@ func BenchmarkSuiteInProcess(b *testing.B) { benchSuite(b, refadapter.Target{}) 
 func BenchmarkSuiteThroughProtocol(b *testing.B) { benchSuite(b, adapterTarget(b, "reference")) }
 
 // BenchmarkAdapterStart measures what one scenario pays for its own adapter
-// process: start, handshake, shutdown and reaping.
+// process: start, handshake, shutdown and reaping, in wall time and CPU
+// (the runner's and the adapter's).
 func BenchmarkAdapterStart(b *testing.B) {
 	t := adapterTarget(b, "reference")
 	dir := b.TempDir()
+	defer reportCPU(b)()
 	for b.Loop() {
 		a, err := t.Open(context.Background(), adapter.Env{Dir: dir})
 		if err != nil {
 			b.Fatal(err)
 		}
 		a.Close()
+	}
+}
+
+// reportCPU starts counting CPU time; the function it returns reports it,
+// per iteration, in cpu-ms/op.
+func reportCPU(b *testing.B) func() {
+	self0, children0 := procs.CPU()
+	return func() {
+		self1, children1 := procs.CPU()
+		b.ReportMetric(float64(self1-self0+children1-children0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	}
 }

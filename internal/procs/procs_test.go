@@ -6,6 +6,7 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestSelfAndAChild(t *testing.T) {
@@ -50,5 +51,20 @@ func TestSelfAndAChild(t *testing.T) {
 	}
 	if !slices.ContainsFunc(All(), func(p Proc) bool { return p.PID == child.PID }) {
 		t.Error("All() does not list the child")
+	}
+}
+
+// TestCPUGrows shows that CPU counts this process's work and a waited-for
+// child's.
+func TestCPUGrows(t *testing.T) {
+	self0, children0 := CPU()
+	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+	}
+	if err := exec.Command("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done").Run(); err != nil {
+		t.Fatal(err)
+	}
+	self1, children1 := CPU()
+	if self1 <= self0 || children1 <= children0 {
+		t.Errorf("Expected: both to grow\nActual:   self %v → %v, children %v → %v", self0, self1, children0, children1)
 	}
 }
