@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -52,7 +53,7 @@ var hostileModes = map[string]adapter.Target{
 			}
 			return i
 		},
-		created: func(ctx context.Context, h adapter.Host) { notify(ctx, h, 1, hugeText) },
+		created: func(ctx context.Context, h adapter.Host) { notify(ctx, h, 1, hugeText()) },
 		wrap:    func(g adapter.Agent, _ adapter.Host) adapter.Agent { return hugeErrors{g} },
 	},
 	"grandchild": hostile{opened: leaveLingerers},
@@ -60,8 +61,10 @@ var hostileModes = map[string]adapter.Target{
 	"stubborn": hostile{stubborn: true, opened: func() { signal.Ignore(syscall.SIGPIPE) }},
 }
 
-// hugeText nearly fills a protocol line.
-var hugeText = strings.Repeat("h", rpcadapter.MaxLine-4<<10)
+// hugeText nearly fills a protocol line. It is made on first use, not at
+// package initialization: every adapter process the tests start is this
+// binary, and 16 MiB made at each start were most of its start's cost.
+var hugeText = sync.OnceValue(func() string { return strings.Repeat("h", rpcadapter.MaxLine-4<<10) })
 
 // junk is what the ansi adapter writes everywhere it can: a screen clear,
 // a cursor move, a terminal title, a fake green verdict, a carriage
@@ -181,7 +184,7 @@ func hugeError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return adapter.Errorf(adapter.KindOf(err), "%s %s", err.Error(), hugeText)
+	return adapter.Errorf(adapter.KindOf(err), "%s %s", err.Error(), hugeText())
 }
 
 // leaveLingerers starts two processes that hold the adapter's stdout and
