@@ -5,6 +5,7 @@ import (
 	"syscall"
 
 	"github.com/mcpconform/mcpconform/conformance/internal/quietinit"
+	_ "github.com/mcpconform/mcpconform/conformance/internal/quietinit/godogready" // PATH back as soon as godog is initialized
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 )
 
@@ -17,7 +18,7 @@ import (
 // mcpconform-fake binary of the same build beside the runner's serves
 // them faster ([fakeBinary]).
 func init() {
-	quietinit.Restore() // godog's initialization is over: PATH as it came
+	quietinit.Restore() // already done by godogready; PATH as it came, whatever the order
 	if code, ok := mcpfake.Dispatch(os.Args[1:]); ok {
 		// syscall.Exit, not os.Exit: under the race detector os.Exit
 		// waits a second before exiting, which a fake must not add to the

@@ -12,8 +12,10 @@
 //
 // The package initializer here empties PATH, so that the go command is
 // not found (a lookup, no process), and [Restore] puts PATH back exactly
-// as it was, value and position, before anything else reads the
-// environment. The Go specification initializes packages in import-path
+// as it was, value and position: package godogready calls it as soon as
+// godog is initialized, and package conformance again before it
+// dispatches the fakes. Between the two, only packages initialized
+// before godog could see the empty PATH, at their initialization. The Go specification initializes packages in import-path
 // order among those whose imports are ready; this package imports only
 // os, so it is initialized before anything that imports os/exec.
 package quietinit
@@ -25,9 +27,10 @@ var path, hadPath = os.LookupEnv("PATH")
 
 func init() { _ = os.Setenv("PATH", "") }
 
-// Restore puts PATH back as the process received it. Package conformance
-// calls it first thing in its init, before it dispatches the fakes, which
-// record their environment and start commands. It is idempotent.
+// Restore puts PATH back as the process received it. Packages godogready
+// and conformance call it in their initialization, before the fakes
+// dispatch (they record their environment and start commands). It is
+// idempotent.
 func Restore() {
 	if hadPath {
 		_ = os.Setenv("PATH", path)
