@@ -11,7 +11,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // TestMain lets the test binary act as an adapter program:
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 func serve(mode string, rest []string) int {
 	var target adapter.Target = refadapter.Target{}
 	if mode == "mutant" && len(rest) == 1 {
-		target = refadapter.Target{Mutations: []reference.Mutation{reference.Mutation(rest[0])}}
+		target = refadapter.Target{Faults: []fault.Fault{fault.Fault(rest[0])}}
 	} else if mode != "reference" {
 		target = misbehaving{mode: mode}
 	}
