@@ -32,6 +32,7 @@ func (a *Host) groupedOrder(tools []entry) []entry {
 			own = append(own, e)
 		}
 	}
+	// BL-NAME-02: an MCP tool never takes a built-in or application tool's name.
 	if m.Has(fault.BladeShadowOwnTools) {
 		for i, e := range mcp {
 			if j := slices.IndexFunc(own, func(o entry) bool { return o.spec.Name == e.mcp.raw }); j >= 0 {
@@ -42,25 +43,29 @@ func (a *Host) groupedOrder(tools []entry) []entry {
 	}
 	byName := func(a, b entry) int { return compareCodeUnits(a.spec.Name, b.spec.Name) }
 	ownOrder, mcpOrder := byName, byName
+	// BL-ORD-02: the own tools sort by UTF-16 code unit, as JavaScript's sort does.
 	if m.Has(fault.BladeCodePointOrder) {
 		ownOrder = func(a, b entry) int { return strings.Compare(a.spec.Name, b.spec.Name) }
 	}
 	switch {
-	case m.Has(fault.BladeCaseInsensitiveOrder):
+	case m.Has(fault.BladeCaseInsensitiveOrder): // BL-ORD-03: by name, letter case included
 		mcpOrder = func(a, b entry) int {
 			return strings.Compare(strings.ToLower(a.spec.Name), strings.ToLower(b.spec.Name))
 		}
-	case m.Has(fault.BladeOrderByServer):
+	case m.Has(fault.BladeOrderByServer): // BL-ORD-03: by exposed name, whatever the server
 		mcpOrder = func(a, b entry) int {
 			return cmp.Or(strings.Compare(a.mcp.server, b.mcp.server), strings.Compare(a.mcp.raw, b.mcp.raw))
 		}
 	}
+	// BL-ORD-02: the built-in and application tools in name order.
 	if !m.Has(fault.BladeUnsortedOwnTools) {
 		slices.SortStableFunc(own, ownOrder)
 	}
+	// BL-ORD-03: the MCP tools in name order.
 	if !m.Has(fault.BladeUnsortedMCPTools) {
 		slices.SortStableFunc(mcp, mcpOrder)
 	}
+	// BL-ORD-01: the MCP tools come after the built-in and application tools.
 	if m.Has(fault.BladeMCPFirst) {
 		return append(mcp, own...)
 	}

@@ -25,6 +25,7 @@ type PermissionFunc func(ctx context.Context, toolName string) (string, error)
 // anything else, or a failed callback, denies.
 func (a *Host) bladePermission(ctx context.Context, name string, req ApprovalRequest) verdict {
 	toolName := name
+	// BL-PERM-05: the callback gets the exposed name.
 	if a.faults.Has(fault.BladePermissionRawName) {
 		toolName = req.Tool
 	}
@@ -33,6 +34,7 @@ func (a *Host) bladePermission(ctx context.Context, name string, req ApprovalReq
 		return verdictDeny
 	}
 	switch {
+	// BL-PERM-03: allow runs the tool without confirmation; BL-PERM-04: ask needs it.
 	case d == "allow" && a.faults.Has(fault.BladeAllowAsks), d == "ask" && !a.faults.Has(fault.BladeAskAllows):
 		return verdictAsk
 	case d == "allow", d == "ask":

@@ -78,9 +78,9 @@ func (a *Host) MCPConnect(ctx context.Context, name string) error {
 		return err
 	}
 	switch {
-	case a.reg.isConnected(sv), a.faults.Has(fault.BladeConnectNoop):
+	case a.reg.isConnected(sv), a.faults.Has(fault.BladeConnectNoop): // BL-RT-06: mcpConnect connects a server that is not connected
 		return nil
-	case sv.blade.Disabled && a.faults.Has(fault.BladeDisabledStays):
+	case sv.blade.Disabled && a.faults.Has(fault.BladeDisabledStays): // BL-CFG-05: a disabled server connects on demand
 		return &Error{Kind: KindConfig, Rule: "BL-CFG-05", Source: name, Msg: "the server is disabled (mutated)"}
 	}
 	return a.reg.bladeConnect(ctx, sv)
@@ -115,6 +115,7 @@ func (a *Host) MCPReconnect(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	// BL-RT-08: mcpReconnect makes a new connection, even to a connected server.
 	if a.faults.Has(fault.BladeReconnectNoop) && a.reg.isConnected(sv) {
 		return nil
 	}
@@ -172,6 +173,7 @@ func (r *Registry) bladeDisconnect(s *server) error {
 	}
 	conn := r.detachLocked(s, StatusConfigured, nil)
 	r.mu.Unlock()
+	// BL-RT-07: mcpDisconnect closes the connection and reaps the process.
 	if r.agent.faults.Has(fault.BladeDisconnectKeepsProcess) {
 		r.agent.keepLeaked(conn)
 		return nil

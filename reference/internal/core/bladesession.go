@@ -25,6 +25,7 @@ func NewSession(ctx context.Context, opts Options, servers []NamedBladeServer) (
 	d := decoder{source: "mcpServers option", faults: a.faults}
 	var names []string
 	var declared []*server
+	// BL-CFG-01: the session's servers are those of its mcpServers option.
 	if a.faults.Has(fault.BladeIgnoreServers) {
 		servers = nil
 	}
@@ -32,6 +33,7 @@ func NewSession(ctx context.Context, opts Options, servers []NamedBladeServer) (
 		c := ns.Config
 		field := "mcpServers." + ns.Name
 		mutateBlade(&c, a.faults)
+		// BL-CFG-02: healthCheck is part of an McpServerConfig.
 		if c.HealthCheck != nil && a.faults.Has(fault.BladeRejectHealthCheck) {
 			a.Close()
 			return nil, d.fail("BL-CFG-02", field+".healthCheck", "healthCheck is not supported (mutated)")
@@ -45,6 +47,7 @@ func NewSession(ctx context.Context, opts Options, servers []NamedBladeServer) (
 			return nil, err
 		}
 		s := &server{name: ns.Name, cfg: c.ServerConfig, blade: &c, source: SourceOption, where: d.source, status: StatusConfigured}
+		// BL-NAME-03: server keys equal after normalization collide; the later one fails.
 		if other := bladeCollision(names, ns.Name); other != "" && a.profile.NormalizedNames && !a.faults.Has(fault.BladeNoKeyCollision) {
 			s.collision = &Error{Kind: KindName, Rule: "BL-NAME-03", Source: ns.Name, Msg: fmt.Sprintf("server name %q collides with %q after normalization", ns.Name, other)}
 			s.status, s.err = StatusFailed, s.collision
@@ -53,8 +56,10 @@ func NewSession(ctx context.Context, opts Options, servers []NamedBladeServer) (
 		declared = append(declared, s)
 	}
 	a.reg.servers = declared
+	// BL-CFG-06: the servers connect as part of creating the session.
 	if !a.faults.Has(fault.BladeLazyConnect) {
 		for _, s := range declared {
+			// BL-CFG-04: a disabled server is not connected at creation.
 			if s.status == StatusConfigured && (!s.blade.Disabled || a.faults.Has(fault.BladeConnectDisabled)) {
 				_ = a.reg.bladeConnect(ctx, s) // its status tells
 			}

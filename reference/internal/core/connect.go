@@ -92,19 +92,19 @@ func (a *Host) connect(ctx context.Context, s *server) (*connection, error) {
 		req.URL, req.Command, req.Args = "", s.cfg.Command, s.cfg.Args
 	}
 	m := a.faults
-	skip := !a.profile.ConnectApproval || m.Has(fault.ConnectWithoutApproval) ||
-		(m.Has(fault.TrustProjectFiles) && s.source == SourceProject) ||
-		(m.Has(fault.DryRunSkipsConnect) && a.opts.DryRun) ||
-		(m.Has(fault.RefreshWithoutApproval) && s.refreshing) ||
-		(m.Has(fault.DefaultAllowsConnect) && a.opts.Permission == nil)
+	skip := !a.profile.ConnectApproval || m.Has(fault.ConnectWithoutApproval) || // LA-SEC-02: mcp_connect is asked before every connection
+		(m.Has(fault.TrustProjectFiles) && s.source == SourceProject) || // LA-SEC-10: project files grant nothing
+		(m.Has(fault.DryRunSkipsConnect) && a.opts.DryRun) || // LA-SEC-13: dry-run still asks to connect
+		(m.Has(fault.RefreshWithoutApproval) && s.refreshing) || // LA-CAT-06: a refresh asks again
+		(m.Has(fault.DefaultAllowsConnect) && a.opts.Permission == nil) // LA-SEC-04: the default policy asks
 	if !skip {
 		if err := a.authorize(ctx, ConnectCapability, req); err != nil {
 			return nil, err
 		}
 	}
 	if b, ok := a.opts.MCPOAuth[s.name]; ok && s.cfg.transport() == TransportHTTP &&
-		!(a.faults.Has(fault.OAuthOnlyOption) && s.source != SourceOption) &&
-		!(a.faults.Has(fault.CCIgnored) && b.ClientCredentials != nil) {
+		!(a.faults.Has(fault.OAuthOnlyOption) && s.source != SourceOption) && // LA-OAU-01: mcpOAuth binds servers of every source
+		!(a.faults.Has(fault.CCIgnored) && b.ClientCredentials != nil) { // LA-CC-01: client credentials authenticate the agent itself
 		return a.connectOAuth(ctx, s, b)
 	}
 	return a.connectTimed(ctx, s, nil)
@@ -115,15 +115,16 @@ func (a *Host) connect(ctx context.Context, s *server) (*connection, error) {
 func (a *Host) connectTimed(ctx context.Context, s *server, auth *oauthSession) (*connection, error) {
 	timeout := s.cfg.timeout()
 	switch {
-	case a.faults.Has(fault.IgnoreTimeoutMs):
+	case a.faults.Has(fault.IgnoreTimeoutMs): // LA-TMO-04: the entry's timeoutMs bounds connecting
 		timeout = DefaultTimeout
-	case a.faults.Has(fault.ConnectTimeout20) && s.cfg.Timeout == 0:
+	case a.faults.Has(fault.ConnectTimeout20) && s.cfg.Timeout == 0: // LA-TMO-01: 30 s by default
 		timeout = 20 * time.Second
-	case a.faults.Has(fault.ConnectTimeout60) && s.cfg.Timeout == 0:
+	case a.faults.Has(fault.ConnectTimeout60) && s.cfg.Timeout == 0: // LA-TMO-01: 30 s by default
 		timeout = 60 * time.Second
 	}
 	ctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
+	// LA-TRN-10: a stdio server is first started as a probe process.
 	if s.cfg.transport() == TransportStdio && a.profile.Probe && !a.faults.Has(fault.NoProbe) {
 		if err := a.probe(ctx, s); err != nil {
 			return nil, err
@@ -160,6 +161,7 @@ func (a *Host) probe(ctx context.Context, s *server) error {
 func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oauthSession) (*connection, error) {
 	conn := &connection{timeout: s.cfg.timeout(), notices: make(chan struct{}, 64), faults: a.faults, auth: auth,
 		rules: a.profile.Rules, transport: s.cfg.transport()}
+	// LA-EVT-01: each progress notification is one tool_progress event.
 	conn.progress.twice = a.faults.Has(fault.ProgressTwice)
 	opts := &mcp.ClientOptions{
 		Logger: a.opts.Logger,
@@ -173,6 +175,7 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 		// progress keeps its catalog (LA-CAT-01, LA-CAT-02).
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { conn.listChanged() },
 	}
+	// LA-TRN-08: no sampling, roots or elicitation are offered.
 	if a.faults.Has(fault.OfferSampling) {
 		opts.Capabilities = nil // go-sdk's default: roots
 		opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
@@ -180,6 +183,7 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 		}
 	}
 	client := mcp.NewClient(clientInfo, opts)
+	// LA-TRN-08: what a server asks of the client is refused.
 	if !a.faults.Has(fault.OfferSampling) {
 		client.AddReceivingMiddleware(refuseServerRequests)
 	}
@@ -220,11 +224,13 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 		transport = sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxEventSize: MaxMessageBytes}}
 	}
 	var sessionOpts *mcp.ClientSessionOptions
+	// LA-TRN-01: the session speaks MCP 2026-07-28.
 	if a.faults.Has(fault.OldProtocol) {
 		sessionOpts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
 	}
 	session, err := client.Connect(ctx, transport, sessionOpts)
 	if err != nil {
+		// LA-TRN-05: there is no fallback to the legacy HTTP+SSE transport.
 		if a.faults.Has(fault.LegacyFallback) && s.cfg.transport() == TransportHTTP {
 			if resp, gerr := conn.http.Get(s.cfg.URL); gerr == nil {
 				resp.Body.Close()
@@ -234,6 +240,7 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 		return nil, conn.connectError(ctx, s.name, err)
 	}
 	conn.session = session
+	// LA-TRN-07: only tools are discovered; resources and prompts are not listed.
 	if a.faults.Has(fault.ListResources) {
 		_, _ = session.ListResources(ctx, nil)
 		_, _ = session.ListPrompts(ctx, nil)
@@ -391,6 +398,7 @@ func (c *connection) countTools(next mcp.MethodHandler) mcp.MethodHandler {
 // [*Error] of the session (a refresh that failed) or an authentication
 // failure.
 func (c *connection) refused(err error) {
+	// LA-OAU-15: a refusal that stays is an authentication failure, not a transport one.
 	if c.faults.Has(fault.AuthFailureAsTransport) {
 		return
 	}
@@ -420,7 +428,7 @@ func (c *connection) connectError(ctx context.Context, alias string, err error) 
 		return &Error{Kind: KindSecurity, Rule: "LA-NET-07", Source: alias, Msg: redirect.Error()}
 	case ctx.Err() != nil:
 		return connectCancelled(ctx, alias, err)
-	case c.faults.Has(fault.OldServerAsTransport) && errors.Is(err, errLegacyHandshake):
+	case c.faults.Has(fault.OldServerAsTransport) && errors.Is(err, errLegacyHandshake): // LA-TRN-02: an old server is a protocol error, not a transport one
 		return c.transportError(ctx, alias, err)
 	case errors.Is(err, errLegacyHandshake) && derr == nil:
 		// server/discover answered, offering only older versions (go-sdk's

@@ -71,7 +71,7 @@ func (d *decoder) file(data []byte) ([]NamedServer, error) {
 				return nil, err
 			}
 			servers = append(servers, s...)
-		case m.key == "servers" && d.faults.Has(fault.ServersKey):
+		case m.key == "servers" && d.faults.Has(fault.ServersKey): // LA-CFG-04: servers are declared under "mcpServers" only
 			s, err := d.servers(m.value, "servers")
 			if err != nil {
 				return nil, err
@@ -184,6 +184,7 @@ func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
 		case "timeoutMs":
 			err = d.timeout(m.value, f, &c.Timeout)
 		case "token":
+			// LA-OAU-02: no token or OAuth data in configuration JSON.
 			if d.faults.Has(fault.FileToken) {
 				var tok string
 				if err = d.str(m.value, f, &tok); err == nil {
@@ -203,6 +204,7 @@ func (d *decoder) entry(data []byte, field string) (ServerConfig, error) {
 			return ServerConfig{}, err
 		}
 	}
+	// LA-CFG-08: values are used literally, never interpolated.
 	if d.faults.Has(fault.Interpolate) {
 		c = interpolate(c, d.environ)
 	}
@@ -250,10 +252,12 @@ func (a *Host) validateServer(name string, c *ServerConfig, source, field string
 func (d *decoder) validate(c *ServerConfig, field string) error {
 	switch c.Type {
 	case "":
+		// LA-CFG-06: a stdio entry may leave out "type".
 		if d.faults.Has(fault.RequireStdioType) {
 			return d.fail("LA-CFG-06", joinField(field, "type"), "an entry must declare its type")
 		}
 		if c.URL != "" && c.Command == "" {
+			// LA-CFG-07: http is never inferred from "url".
 			if !d.faults.Has(fault.InferHTTP) {
 				return d.fail("LA-CFG-07", joinField(field, "type"), "an entry with \"url\" must declare \"type\": \"http\"; http is never inferred")
 			}
@@ -261,6 +265,7 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 		}
 	case TransportStdio, TransportHTTP:
 	case "sse":
+		// LA-TRN-04: the legacy SSE transport is refused.
 		if d.faults.Has(fault.AcceptSSE) {
 			c.Type = TransportHTTP
 			break
@@ -269,6 +274,7 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 	default:
 		return d.fail("LA-CFG-04", joinField(field, "type"), "unknown type %q; use \"stdio\" or \"http\"", c.Type)
 	}
+	// LA-SEC-21: mcpTransports limits the transports wherever an entry is declared.
 	if d.transports != nil && !slices.Contains(d.transports, c.transport()) && !d.faults.Has(fault.IgnoreTransports) {
 		return d.fail("LA-SEC-21", joinField(field, "type"), "transport %q is not allowed here; mcpTransports allows only %v", c.transport(), d.transports)
 	}
@@ -294,6 +300,7 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 		if err := netpolicy.CheckHeaders(c.Headers); err != nil && !d.faults.Has(netFaults[ruleOfViolation(err)]) {
 			return d.policy(err, joinField(field, "headers"))
 		}
+		// LA-TRN-06: a header name is any HTTP token.
 		if d.faults.Has(fault.StrictHeaderNames) {
 			for k := range c.Headers {
 				if strings.Trim(k, "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != "" {
@@ -311,11 +318,11 @@ func (d *decoder) validate(c *ServerConfig, field string) error {
 // netFaults are the faults that each switch off one rule of the
 // URL and header policy.
 var netFaults = map[string]fault.Fault{
-	"LA-NET-03": fault.AllowPlainHTTP,
-	"LA-NET-04": fault.AllowUserinfo,
-	"LA-NET-05": fault.AllowFragment,
-	"LA-NET-06": fault.AllowReservedHeaders,
-	"LA-TRN-06": fault.AcceptInvalidHeaders,
+	"LA-NET-03": fault.AllowPlainHTTP,       // LA-NET-01: plain http only to loopback
+	"LA-NET-04": fault.AllowUserinfo,        // LA-NET-04: no credentials in URLs
+	"LA-NET-05": fault.AllowFragment,        // LA-NET-05: no fragments
+	"LA-NET-06": fault.AllowReservedHeaders, // LA-NET-06: no transport headers in configuration
+	"LA-TRN-06": fault.AcceptInvalidHeaders, // LA-TRN-06: only headers HTTP can send
 }
 
 // ruleOfViolation returns the rule of a policy violation.
@@ -335,11 +342,13 @@ func (d *decoder) checkURL(raw string) error {
 		if d.faults.Has(netFaults[rule]) {
 			return nil
 		}
+		// LA-NET-01: an https URL has a host.
 		if rule == "LA-NET-01" && d.faults.Has(fault.AllowNoHost) {
 			if pu, perr := url.Parse(raw); perr == nil && pu.Opaque == "" && pu.Hostname() == "" && strings.EqualFold(pu.Scheme, "https") {
 				return nil
 			}
 		}
+		// LA-NET-03: loopback is exactly localhost, 127.0.0.1 or [::1].
 		if rule == "LA-NET-03" && d.faults.Has(fault.LoopbackLookalikes) {
 			if pu, perr := url.Parse(raw); perr == nil && (strings.HasPrefix(strings.ToLower(pu.Hostname()), "localhost") || strings.HasPrefix(pu.Hostname(), "127.")) {
 				return nil
@@ -347,9 +356,11 @@ func (d *decoder) checkURL(raw string) error {
 		}
 		return err
 	}
+	// LA-NET-02: localhost in any letter case is loopback.
 	if d.faults.Has(fault.LowerCaseLocalhost) && u.Scheme == "http" && u.Hostname() != "localhost" && strings.EqualFold(u.Hostname(), "localhost") {
 		return &netpolicy.Violation{Rule: "LA-NET-03", Msg: "plain http refused to a host that is not a lower-case localhost (mutated)"}
 	}
+	// LA-NET-02: plain http to loopback is allowed.
 	if d.faults.Has(fault.RefuseLoopbackHTTP) && u.Scheme == "http" {
 		return &netpolicy.Violation{Rule: "LA-NET-02", Msg: "plain http refused (mutated)"}
 	}
@@ -418,6 +429,7 @@ func (d *decoder) timeout(raw json.RawMessage, field string, out *time.Duration)
 		return d.fail("LA-TMO-03", field, "timeoutMs must be a number of milliseconds from 1 to %d, not %s", MaxTimeout.Milliseconds(), describeRaw(raw))
 	}
 	f, err := n.Float64()
+	// LA-TMO-03: timeoutMs 0 is refused, like any value outside 1..300000.
 	if d.faults.Has(fault.AcceptTimeoutZero) && err == nil && f == 0 {
 		return nil
 	}

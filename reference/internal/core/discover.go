@@ -43,6 +43,7 @@ func (c *connection) discover(ctx context.Context, alias string, m fault.Set) er
 	if m.Has(fault.PageLimit) {
 		maxPages++
 	}
+	// LA-LIM-02: at most 128 tools per server.
 	if m.Has(fault.ToolLimit) {
 		maxTools++
 	}
@@ -63,16 +64,19 @@ func (c *connection) discover(ctx context.Context, alias string, m fault.Set) er
 		for _, mt := range res.Tools {
 			t, err := newTool(alias, mt, m)
 			if err != nil {
+				// LA-NAME-07: one invalid tool fails the whole server.
 				if m.Has(fault.DropInvalidTools) {
 					continue
 				}
 				return err
 			}
 			key := t.raw
+			// LA-NAME-08: names that differ in letter case are two tools.
 			if m.Has(fault.DuplicatesIgnoringCase) {
 				key = strings.ToLower(key)
 			}
 			if seen[key] {
+				// LA-NAME-08: a duplicate tool fails the whole server.
 				if m.Has(fault.DedupeTools) {
 					continue
 				}
@@ -82,6 +86,7 @@ func (c *connection) discover(ctx context.Context, alias string, m fault.Set) er
 			t.conn = c
 			c.tools = append(c.tools, t)
 			if len(c.tools) > maxTools {
+				// LA-LIM-09: nothing is truncated: too many tools fail the server.
 				if m.Has(fault.TruncateTools) {
 					c.tools = c.tools[:MaxToolsPerServer]
 					return nil
@@ -102,9 +107,11 @@ func (c *connection) discover(ctx context.Context, alias string, m fault.Set) er
 // newTool validates one tool of server alias.
 func newTool(alias string, mt *mcp.Tool, m fault.Set) (*tool, error) {
 	full := ToolName(alias, mt.Name)
+	// LA-NAME-01: mcp__<server>__<tool>.
 	if m.Has(fault.FlatToolName) {
 		full = "mcp_" + alias + "_" + mt.Name
 	}
+	// BL-NAME-01: Blade exposes the same namespace.
 	if m.Has(fault.BladeRawNames) {
 		full = mt.Name
 	}
@@ -119,12 +126,14 @@ func newTool(alias string, mt *mcp.Tool, m fault.Set) (*tool, error) {
 	}
 	var err error
 	if t.inputJSON, t.input, err = compileSchema(mt.InputSchema); err != nil {
+		// LA-VAL-02: a tool with an invalid schema fails the server.
 		if !m.Has(fault.AcceptInvalidSchemas) {
 			return nil, &Error{Kind: KindValidation, Rule: "LA-VAL-02", Source: alias, Msg: fmt.Sprintf("tool %q has an invalid input schema", mt.Name), Err: err}
 		}
 		t.inputJSON, t.input, _ = compileSchema(map[string]any{"type": "object"})
 	}
 	if mt.OutputSchema != nil {
+		// LA-VAL-02: an invalid output schema too.
 		if _, t.output, err = compileSchema(mt.OutputSchema); err != nil && !m.Has(fault.AcceptInvalidSchemas) {
 			return nil, &Error{Kind: KindValidation, Rule: "LA-VAL-02", Source: alias, Msg: fmt.Sprintf("tool %q has an invalid output schema", mt.Name), Err: err}
 		}

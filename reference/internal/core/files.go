@@ -43,6 +43,7 @@ func (d *decoder) readConfigFile(path string) ([]NamedServer, error) {
 		return nil, &Error{Kind: KindConfig, Rule: "LA-CFG-10", Source: path, Msg: fmt.Sprintf("is not a regular file (%v)", info.Mode().Type())}
 	}
 	limit := int64(MaxConfigFileBytes)
+	// LA-LIM-05: at most 256 KiB per configuration file.
 	if d.faults.Has(fault.ConfigFileLimit) {
 		limit++
 	}

@@ -27,6 +27,7 @@ func (r *Registry) healthInterval(s *server) time.Duration {
 	m := r.agent.faults
 	hc := s.blade.HealthCheck
 	enabled := hc != nil && hc.Enabled != nil && *hc.Enabled
+	// BL-HC-01: an enabled health check runs; BL-HC-03: one not enabled never does.
 	if m.Has(fault.BladeNoHealthChecks) || (!enabled && !m.Has(fault.BladeCheckWhenDisabled)) {
 		return 0
 	}
@@ -43,6 +44,7 @@ func (r *Registry) startHealth(s *server, conn *connection) {
 	if every == 0 {
 		return
 	}
+	// BL-HC-03: a server without an enabled health check is never pinged.
 	if hc := s.blade.HealthCheck; r.agent.faults.Has(fault.BladeCheckWhenDisabled) && (hc == nil || hc.Enabled == nil || !*hc.Enabled) {
 		// The mutant checks a server without an enabled health check at
 		// once, before the connection is handed back, and then every
@@ -92,6 +94,7 @@ func (r *Registry) checkHealth(ctx context.Context, s *server, conn *connection,
 			continue
 		}
 		failures++
+		// BL-HC-02: failed pings take the server out of connected.
 		if failures >= healthFailures && !r.agent.faults.Has(fault.BladeIgnoreFailedPings) {
 			r.unhealthy(s, conn, fmt.Errorf("%d health checks in a row failed, the last: %w", failures, err))
 			return

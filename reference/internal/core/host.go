@@ -80,6 +80,7 @@ func New(opts Options, p Profile) (*Host, error) {
 		return nil, err
 	}
 	a.reg.servers = servers
+	// LA-CFG-11: construction starts nothing.
 	if a.faults.Has(fault.EagerConnect) {
 		ctx, done, err := a.begin(context.Background(), "construction")
 		if err == nil {
@@ -133,6 +134,7 @@ func (a *Host) begin(ctx context.Context, what string) (context.Context, func(),
 	}
 	actx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(a.closeCtx, cancel)
+	// LA-REG-21: close() cancels the activity, it does not wait for it.
 	if a.faults.Has(fault.CloseWaits) {
 		stop() // close() will not cancel this activity
 	}
@@ -153,6 +155,7 @@ func (a *Host) begin(ctx context.Context, what string) (context.Context, func(),
 
 // AwaitIdle waits until no run or registry change is active (awaitIdle()).
 func (a *Host) AwaitIdle(ctx context.Context) error {
+	// LA-REG-15: awaitIdle() waits until nothing is active.
 	if a.faults.Has(fault.AwaitIdleAtOnce) {
 		return nil
 	}
@@ -189,6 +192,7 @@ func (a *Host) Close() error {
 		}
 	}()
 
+	// LA-REG-21: close() cancels active work first.
 	if !a.faults.Has(fault.CloseWaits) {
 		a.closeCancel()
 	}
@@ -198,12 +202,14 @@ func (a *Host) Close() error {
 	<-idle
 	a.closeCancel()
 	a.listeners.clear()
+	// LA-REG-20: a sub-agent's connections are its root's: closing it closes none.
 	if a.root != nil && !a.faults.Has(fault.SubagentCloseClosesRoot) {
 		// A sub-agent's connections are its root's (LA-REG-20).
 		return nil
 	}
 
 	conns := a.reg.takeAll()
+	// LA-REG-22: close() reaps every child process.
 	if a.faults.Has(fault.CloseLeavesChildren) {
 		for _, c := range conns {
 			c.abandon()

@@ -46,6 +46,7 @@ func (a *Host) newHTTPClient(cfg ServerConfig, c *connection) *http.Client {
 			return rerr
 		},
 	}
+	// LA-NET-07: redirects are refused, never followed.
 	if a.faults.Has(fault.FollowRedirects) {
 		client.CheckRedirect = nil
 	}
@@ -77,6 +78,7 @@ const maxNoticeBody = 4 << 10
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	first := t.sent.Add(1) == 1
+	// LA-TRN-06: the configured headers go with every request.
 	if len(t.headers) > 0 && (first || !t.conn.faults.Has(fault.HeadersOnce)) {
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
@@ -106,7 +108,7 @@ func (t *headerTransport) authenticated(req *http.Request) (*http.Response, erro
 	}
 	m := t.conn.faults
 	switch {
-	case resp.StatusCode == http.StatusForbidden && !m.Has(fault.RefreshOn403):
+	case resp.StatusCode == http.StatusForbidden && !m.Has(fault.RefreshOn403): // LA-OAU-36: a 403 is never refreshed or widened
 		t.conn.refused(forbidden(auth.server, resp.Header))
 		return resp, nil
 	case resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden:
@@ -144,6 +146,7 @@ func (t *headerTransport) authenticated(req *http.Request) (*http.Response, erro
 	case err == nil && resp.StatusCode == http.StatusForbidden:
 		t.conn.refused(forbidden(auth.server, resp.Header))
 	}
+	// LA-OAU-38: the refused request is sent once more, and only once.
 	if err == nil && m.Has(fault.RetryTwice) && resp.StatusCode == http.StatusOK && req.GetBody != nil {
 		if b2, e2 := req.GetBody(); e2 == nil {
 			twice := withBearer(req, fresh)
@@ -201,15 +204,16 @@ func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
 		t.conn.noticeSent()
 	}
 	m := t.conn.faults
+	// LA-TRN-03: Streamable HTTP answers may be application/json.
 	if m.Has(fault.RefuseJSON) && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		resp.Body.Close()
 		return nil, errors.New("application/json answers are refused (mutated)")
 	}
 	limit := int64(MaxMessageBytes)
 	switch {
-	case m.Has(fault.NoHTTPCap), t.conn.sse && req.Method == http.MethodGet:
+	case m.Has(fault.NoHTTPCap), t.conn.sse && req.Method == http.MethodGet: // LA-LIM-07: every response is capped before parsing
 		return resp, nil
-	case m.Has(fault.LateHTTPCap):
+	case m.Has(fault.LateHTTPCap): // LA-LIM-10: at 4 MiB
 		limit = 64 << 20
 	}
 	if resp.ContentLength > limit {

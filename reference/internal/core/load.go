@@ -19,6 +19,7 @@ func (a *Host) loadConfig() ([]*server, error) {
 			declared = append(declared, &server{name: ns.Name, cfg: ns.Config, source: source, where: where, status: StatusConfigured})
 		}
 	}
+	// LA-CFG-15: strictMcpConfig leaves both files unread.
 	if !a.opts.StrictMCPConfig || a.faults.Has(fault.IgnoreStrict) {
 		if a.opts.Home != "" {
 			path := GlobalConfigPath(a.opts.Home)
@@ -28,6 +29,7 @@ func (a *Host) loadConfig() ([]*server, error) {
 			}
 			add(SourceGlobal, path, list)
 		}
+		// LA-CFG-02: the project file is <workdir>/.lite-agent/mcps.json.
 		if !a.faults.Has(fault.ProjectFile) {
 			path := ProjectConfigPath(a.opts.Workdir)
 			list, err := d.readConfigFile(path)
@@ -36,6 +38,7 @@ func (a *Host) loadConfig() ([]*server, error) {
 			}
 			add(SourceProject, path, list)
 		}
+		// LA-CFG-05: Claude's .mcp.json is not a source.
 		if a.faults.Has(fault.ReadDotMCPJSON) {
 			path := filepath.Join(a.opts.Workdir, ".mcp.json")
 			list, err := d.readConfigFile(path)
@@ -45,10 +48,12 @@ func (a *Host) loadConfig() ([]*server, error) {
 			add(SourceProject, path, list)
 		}
 	}
+	// LA-REG-02: the option's servers merge with the files'.
 	if len(a.opts.MCPServers) > 0 && a.faults.Has(fault.OptionReplacesFiles) {
 		declared = nil
 	}
 	option := a.opts.MCPServers
+	// LA-CFG-08: values are used literally, never interpolated.
 	if a.faults.Has(fault.Interpolate) {
 		option = slices.Clone(option)
 		for i := range option {
@@ -57,8 +62,10 @@ func (a *Host) loadConfig() ([]*server, error) {
 	}
 	add(SourceOption, "mcpServers option", option)
 
+	// LA-CFG-10: every entry is validated at construction.
 	if !a.faults.Has(fault.LateValidation) {
 		for _, s := range declared {
+			// LA-REG-01: the option's entries are validated like the files'.
 			if s.source == SourceOption && a.faults.Has(fault.OptionUnvalidated) {
 				continue
 			}
@@ -85,12 +92,13 @@ func (a *Host) merge(declared []*server) ([]*server, error) {
 		}
 		prev := merged[i]
 		same := prev.cfg.equivalent(s.cfg)
+		// LA-REG-03: entries equal after normalization are one.
 		if a.faults.Has(fault.NoNormalization) {
 			same = prev.cfg.literalEqual(s.cfg)
 		}
 		switch {
 		case same:
-		case a.faults.Has(fault.LaterSourceWins):
+		case a.faults.Has(fault.LaterSourceWins): // LA-REG-04: the same name with another entry is an error
 			merged[i] = s
 		default:
 			return nil, &Error{Kind: KindConflict, Rule: "LA-REG-04", Source: s.where, Field: "mcpServers." + s.name,
@@ -98,6 +106,7 @@ func (a *Host) merge(declared []*server) ([]*server, error) {
 		}
 	}
 	limit := MaxServers
+	// LA-LIM-01: at most 32 servers.
 	if a.faults.Has(fault.ServerLimit) {
 		limit++
 	}

@@ -43,6 +43,7 @@ func ValidateAlias(alias string) error {
 func validateAlias(alias string, m fault.Set) error {
 	n := utf8.RuneCountInString(alias)
 	maxLen := MaxAliasLength
+	// LA-NAME-02: at most 24 characters.
 	if m.Has(fault.AliasLength) {
 		maxLen++
 	}
@@ -52,12 +53,15 @@ func validateAlias(alias string, m fault.Set) error {
 	if n > maxLen {
 		return newError(KindName, "LA-NAME-02", "server alias %q has %d characters; at most %d", alias, n, MaxAliasLength)
 	}
+	// LA-NAME-03: letters, digits, '_' and '-' only.
 	if c, bad := firstBadChar(alias); bad && !(m.Has(fault.AliasCharset) && c == '.') {
 		return newError(KindName, "LA-NAME-03", "server alias %q contains %q; only letters, digits, '_' and '-' are allowed", alias, c)
 	}
+	// LA-NAME-03: the ranges include their ends.
 	if i := strings.IndexAny(alias, rangeEnds); i >= 0 && m.Has(fault.AliasRangeEnds) {
 		return newError(KindName, "LA-NAME-03", "server alias %q contains %q (mutated)", alias, alias[i])
 	}
+	// LA-NAME-04: no "__" in an alias.
 	if strings.Contains(alias, "__") && !m.Has(fault.AliasDoubleUnderscore) {
 		return newError(KindName, "LA-NAME-04", "server alias %q contains \"__\", which separates the parts of a tool name", alias)
 	}
@@ -75,13 +79,16 @@ func validateToolName(full, raw string, m fault.Set) error {
 	if raw == "" {
 		return newError(KindName, "LA-NAME-06", "the server offers a tool with an empty name")
 	}
+	// LA-NAME-06: letters, digits, '_' and '-' only.
 	if c, bad := firstBadChar(raw); bad && !(m.Has(fault.ToolNameCharset) && c == '.') && !(m.Has(fault.ToolNameNeighbours) && strings.ContainsRune(rangeNeighbours, c)) {
 		return newError(KindName, "LA-NAME-06", "tool %q contains %q; tool names may only use letters, digits, '_' and '-'", raw, c)
 	}
+	// LA-NAME-06: the ranges include their ends.
 	if i := strings.IndexAny(raw, rangeEnds); i >= 0 && m.Has(fault.ToolNameRangeEnds) {
 		return newError(KindName, "LA-NAME-06", "tool %q contains %q (mutated)", raw, raw[i])
 	}
 	maxLen := MaxToolNameLength
+	// LA-NAME-05: full names of at most 64 characters.
 	if m.Has(fault.ToolNameLength) {
 		maxLen++
 	}

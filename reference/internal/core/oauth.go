@@ -211,6 +211,7 @@ func (a *Host) validateOAuth() error {
 		if _, err := netpolicy.CheckURL(c.ServerURL); err != nil {
 			return fail("LA-OAU-25", "serverUrl", "%v", err)
 		}
+		// LA-OAU-32: a whole number of milliseconds from 1 to 600000.
 		if c.TimeoutMs != nil && !a.faults.Has(fault.AnyLoginTimeout) {
 			v := *c.TimeoutMs
 			if math.IsNaN(v) || v != math.Trunc(v) || v < 1 || v > MaxLoginTimeoutMs {
@@ -236,6 +237,7 @@ func (a *Host) validateOAuth() error {
 			}
 		}
 		for i, o := range c.AllowedOrigins {
+			// LA-OAU-25: allowed origins are HTTPS or loopback.
 			if _, err := parseOrigin(o); err != nil && !a.faults.Has(fault.AllowPlainHTTPTargets) {
 				return fail("LA-OAU-21", fmt.Sprintf("allowedOrigins[%d]", i), "%v", err)
 			}
@@ -285,14 +287,15 @@ func (a *Host) checkBinding(name string, c *ServerConfig, d *decoder, field stri
 	if c.transport() != TransportHTTP {
 		return d.fail("LA-OAU-01", joinField(field, "type"), "mcpOAuth.%s binds OAuth to a %s server; OAuth is for http servers", name, c.transport())
 	}
+	// LA-OAU-27: OAuth and static headers do not combine.
 	if len(c.Headers) > 0 && !a.faults.Has(fault.OAuthWithHeaders) {
 		return d.fail("LA-OAU-27", joinField(field, "headers"), "server %q has static headers and an mcpOAuth binding; OAuth and static headers cannot be combined", name)
 	}
 	same := b.ServerURL == c.URL
 	switch {
-	case a.faults.Has(fault.CarryCredentials):
+	case a.faults.Has(fault.CarryCredentials): // LA-OAU-24: the credentials never follow the name elsewhere
 		same = true
-	case a.faults.Has(fault.LooseServerURL):
+	case a.faults.Has(fault.LooseServerURL): // LA-OAU-23: serverUrl matches character for character
 		same = looseURL(b.ServerURL) == looseURL(c.URL)
 	}
 	if !same {
@@ -330,6 +333,7 @@ func (a *Host) connectOAuth(ctx context.Context, s *server, b OAuthConfig) (*con
 	auth.interactive = !s.connected || a.faults.Has(fault.ReloginDuringRun)
 	a.reg.mu.Unlock()
 	timeout := b.loginTimeout()
+	// LA-OAU-31: 180 s by default.
 	if a.faults.Has(fault.LongLoginDeadline) && b.TimeoutMs == nil {
 		timeout = 300 * time.Second
 	}

@@ -30,6 +30,7 @@ func (a *Host) checkCallback(raw, redirect, state, issuer string, issRequired bo
 	if err != nil {
 		return fail("LA-OAU-17", "the provider's redirect URL does not parse")
 	}
+	// LA-OAU-17: the callback is the provider's redirect URL exactly.
 	if !m.Has(fault.LooseRedirectCheck) {
 		if !strings.EqualFold(cb.Scheme, want.Scheme) || !strings.EqualFold(cb.Hostname(), want.Hostname()) ||
 			cb.Port() != want.Port() || cb.EscapedPath() != want.EscapedPath() || cb.User != nil || cb.Opaque != "" {
@@ -44,16 +45,20 @@ func (a *Host) checkCallback(raw, redirect, state, issuer string, issRequired bo
 		return fail("LA-OAU-17", "the callback URL's query does not parse")
 	}
 	for _, k := range []string{"code", "state", "iss", "error"} {
+		// LA-OAU-18: each parameter at most once.
 		if len(q[k]) > 1 && !m.Has(fault.AcceptDuplicateParams) {
 			return fail("LA-OAU-18", "the callback URL carries %q %d times", k, len(q[k]))
 		}
 	}
+	// LA-OAU-20: an error in the callback ends the login.
 	if e := q.Get("error"); e != "" && !m.Has(fault.IgnoreAuthorizeError) {
 		return fail("LA-OAU-20", "the authorization was not granted: error %q (its description is withheld)", e)
 	}
+	// LA-OAU-17: the state is this login's.
 	if !m.Has(fault.SkipStateCheck) {
 		got := q.Get("state")
 		ok := subtle.ConstantTimeCompare([]byte(got), []byte(state)) == 1 && state != ""
+		// LA-OAU-14: a callback is accepted only for the login in progress.
 		if m.Has(fault.ResumeLogin) && knownState(got) {
 			ok = true
 		}
@@ -61,6 +66,7 @@ func (a *Host) checkCallback(raw, redirect, state, issuer string, issRequired bo
 			return fail("LA-OAU-17", "the callback's state is not the one this login sent")
 		}
 	}
+	// LA-OAU-19: the callback's iss is the issuer's (RFC 9207).
 	if iss, ok := q["iss"]; (ok || issRequired) && !m.Has(fault.IgnoreIssuer) {
 		if !ok {
 			return fail("LA-OAU-19", "the authorization server always sends iss (RFC 9207) and the callback has none")
@@ -70,6 +76,7 @@ func (a *Host) checkCallback(raw, redirect, state, issuer string, issRequired bo
 		}
 	}
 	code := q.Get("code")
+	// LA-OAU-20: no code, no exchange.
 	if code == "" && !m.Has(fault.IgnoreAuthorizeError) {
 		return fail("LA-OAU-17", "the callback URL has no code")
 	}

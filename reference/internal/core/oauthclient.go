@@ -24,6 +24,7 @@ import (
 // refresh during a run, which returns nil then); scope is the login's.
 func (o *oauthSession) clientFor(ctx context.Context, d *discovery, register bool, scope string) (*ClientInformation, error) {
 	if cc := o.cfg.ClientCredentials; cc != nil {
+		// LA-CC-03: the secret goes only to the expected issuer.
 		if !issuersMatch(cc.ExpectedIssuer, d.issuer) && !o.a.faults.Has(fault.IgnoreExpectedIssuer) {
 			return nil, o.fail("LA-CC-03", fmt.Sprintf("the authorization server's issuer is %q, not the expected %q; the client secret is not sent", d.issuer, cc.ExpectedIssuer), nil)
 		}
@@ -43,7 +44,7 @@ func (o *oauthSession) clientFor(ctx context.Context, d *discovery, register boo
 		if err := p.SaveClientInformation(ctx, *info); err != nil {
 			return nil, o.fail("LA-OAU-15", "the provider could not save the client information", err)
 		}
-	case !issuersMatch(info.Issuer, d.issuer) && !o.a.faults.Has(fault.ClientNotBound):
+	case !issuersMatch(info.Issuer, d.issuer) && !o.a.faults.Has(fault.ClientNotBound): // LA-OAU-15: another server's client: register anew
 		info = nil // another server's client: register anew
 	}
 	if info != nil || !register {
@@ -75,6 +76,7 @@ func (o *oauthSession) metadataDocumentClient(ctx context.Context, d *discovery)
 		return nil, &Error{Kind: KindConfig, Rule: "LA-OAU-15", Source: o.server, Field: "provider.clientMetadataUrl",
 			Msg: fmt.Sprintf("the client metadata URL %.200q is not an https URL with a path", raw)}
 	}
+	// LA-OAU-15: a client ID metadata document is the client_id where the server supports them, and only there.
 	if (!d.meta.ClientIDMetadataDocumentSupported || o.a.faults.Has(fault.IgnoreMetadataDocuments)) && !o.a.faults.Has(fault.MetadataDocumentAlways) {
 		return nil, nil
 	}
@@ -136,9 +138,11 @@ func (o *oauthSession) resolveClientMetadata(cm ClientMetadata) ClientMetadata {
 	if cm.GrantTypes == nil {
 		cm.GrantTypes = []string{"authorization_code", "refresh_token"}
 	}
+	// LA-OAU-15: application_type as the official client derives it, when the host set none.
 	if (cm.ApplicationType == "" || m.Has(fault.DeriveApplicationType)) && !m.Has(fault.NoApplicationType) {
 		cm.ApplicationType = applicationType(cm.RedirectURIs)
 	}
+	// LA-OAU-15: the registration adds nothing else.
 	if m.Has(fault.RegistrationDefaults) {
 		if cm.TokenEndpointAuthMethod == "" {
 			cm.TokenEndpointAuthMethod = authNone

@@ -122,7 +122,7 @@ func (o *oauthSession) discover(ctx context.Context, ch challenge, last *discove
 	switch {
 	case prm != nil && len(prm.AuthorizationServers) > 0:
 		d.asURL = prm.AuthorizationServers[0]
-	case o.a.faults.Has(fault.NoOriginFallback):
+	case o.a.faults.Has(fault.NoOriginFallback): // LA-OAU-15: the MCP origin is the authorization server
 		return nil, o.fail("LA-OAU-15", "the MCP server has no protected resource metadata naming an authorization server", nil)
 	default:
 		// No metadata, or none naming a server: the MCP server's
@@ -154,10 +154,12 @@ func (o *oauthSession) discover(ctx context.Context, ch challenge, last *discove
 // transport failure is an error.
 func (o *oauthSession) resourceMetadata(ctx context.Context, ch challenge) (*oauthex.ProtectedResourceMetadata, error) {
 	var urls []string
+	// LA-OAU-15: the 401's resource_metadata first, else the well-known URLs.
 	if ch.resourceMetadata != "" && !o.a.faults.Has(fault.IgnoreResourceMetadataParam) {
 		urls = []string{ch.resourceMetadata}
 	} else {
 		urls = []string{wellKnown(o.serverURL, resourceWellKnown, true)}
+		// LA-OAU-15: the root well-known URL after the path-inserted one.
 		if u, err := url.Parse(o.serverURL); err == nil && strings.TrimSuffix(u.Path, "/") != "" && !o.a.faults.Has(fault.NoRootResourceMetadata) {
 			urls = append(urls, (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/.well-known/" + resourceWellKnown}).String())
 		}
@@ -212,6 +214,7 @@ func (o *oauthSession) serverMetadata(ctx context.Context, asURL string) (*oauth
 		if err := json.Unmarshal(body, &meta); err != nil || meta.Issuer == "" || meta.AuthorizationEndpoint == "" || meta.TokenEndpoint == "" || meta.ResponseTypesSupported == nil {
 			return nil, o.fail("LA-OAU-15", fmt.Sprintf("GET %s answered no authorization server metadata (issuer, authorization_endpoint, token_endpoint and response_types_supported are required)", redactURL(raw)), err)
 		}
+		// LA-OAU-19: the metadata names the issuer it was fetched for.
 		if !issuersMatch(asURL, meta.Issuer) && !o.a.faults.Has(fault.IgnoreIssuer) {
 			return nil, o.fail("LA-OAU-19", fmt.Sprintf("the authorization server metadata names issuer %q, not %q it was fetched for", meta.Issuer, asURL), nil)
 		}
@@ -227,6 +230,7 @@ func (o *oauthSession) serverMetadata(ctx context.Context, asURL string) (*oauth
 // order.
 func (o *oauthSession) serverMetadataURLs(asURL string) []string {
 	m := o.a.faults
+	// LA-OAU-15: the well-known suffix is inserted, not appended.
 	if m.Has(fault.AppendWellKnown) {
 		return []string{strings.TrimSuffix(asURL, "/") + "/.well-known/" + oauthWellKnown, strings.TrimSuffix(asURL, "/") + "/.well-known/" + openIDWellKnown}
 	}
@@ -239,15 +243,18 @@ func (o *oauthSession) serverMetadataURLs(asURL string) []string {
 	}
 	if strings.TrimSuffix(u.Path, "/") == "" {
 		urls := []string{root(oauthWellKnown), root(openIDWellKnown)}
+		// LA-OAU-15: OpenID Connect discovery after RFC 8414.
 		if m.Has(fault.NoOpenIDDiscovery) {
 			urls = urls[:1]
 		}
 		return urls
 	}
 	urls := []string{wellKnown(asURL, oauthWellKnown, false)}
+	// LA-OAU-15: an issuer with a path has no root RFC 8414 URL.
 	if m.Has(fault.RFC8414RootForPaths) {
 		urls = append(urls, root(oauthWellKnown))
 	}
+	// LA-OAU-15: OpenID Connect with the suffix appended, last.
 	if !m.Has(fault.NoOpenIDDiscovery) {
 		appended := *u
 		appended.Path, appended.RawPath, appended.RawQuery = strings.TrimSuffix(u.Path, "/")+"/.well-known/"+openIDWellKnown, "", ""
@@ -267,9 +274,11 @@ func (o *oauthSession) resourceIndicator(prm *oauthex.ProtectedResourceMetadata)
 		return o.serverURL, nil
 	}
 	ok := resourceAllowed(o.serverURL, prm.Resource)
+	// LA-OAU-15: the metadata's resource is the MCP URL or a parent of it.
 	if m.Has(fault.ExactResourceMatch) {
 		ok = prm.Resource == o.serverURL
 	}
+	// LA-OAU-15: and nothing else.
 	if !ok && !m.Has(fault.AnyResource) {
 		return "", o.fail("LA-OAU-15", fmt.Sprintf("the protected resource metadata is for the resource %q, which is neither the server's URL %q nor a parent of it", prm.Resource, o.serverURL), nil)
 	}

@@ -66,15 +66,18 @@ func (a *Host) newOAuthSession(s *server, cfg OAuthConfig) (*oauthSession, error
 	if err != nil {
 		return nil, newError(KindConfig, "LA-OAU-23", "the URL of %q does not parse", s.name)
 	}
+	// LA-OAU-22: the MCP server's own origin is always allowed.
 	allowed := map[string]bool{originOf(u): !a.faults.Has(fault.MCPOriginNotImplied)}
 	for _, o := range cfg.AllowedOrigins {
 		if n, err := parseOrigin(o); err == nil {
 			allowed[n] = true
+			// LA-OAU-25: only HTTPS or loopback origins.
 		} else if u, perr := url.Parse(o); perr == nil && a.faults.Has(fault.AllowPlainHTTPTargets) {
 			allowed[originOf(u)] = true
 		}
 	}
 	o := &oauthSession{a: a, server: s.name, cfg: cfg, serverURL: s.cfg.URL, timeout: s.cfg.timeout(),
+		// LA-CC-04: the client-credentials flow keeps every target rule.
 		allowed: allowed, open: cfg.ClientCredentials != nil && a.faults.Has(fault.CCIgnoresOrigins)}
 	o.client = a.newOAuthClient(allowed, s.cfg.timeout(), o.open)
 	return o, nil
@@ -91,6 +94,7 @@ func (o *oauthSession) closed() {
 	o.mu.Lock()
 	d := o.disc
 	o.mu.Unlock()
+	// LA-OAU-12: nothing is revoked on close.
 	if o.a.faults.Has(fault.RevokeOnClose) && d != nil && d.meta.RevocationEndpoint != "" {
 		if resp, err := o.client.PostForm(d.meta.RevocationEndpoint, url.Values{"token": {o.bearer()}}); err == nil {
 			resp.Body.Close()
@@ -209,6 +213,7 @@ func (o *oauthSession) authorize(ctx context.Context, d *discovery) error {
 		return err
 	}
 	verifier := oauth2.GenerateVerifier()
+	// LA-OAU-14: every login has its own verifier.
 	if o.a.faults.Has(fault.ResumeLogin) {
 		if old, err := p.CodeVerifier(ctx); err == nil && old != "" {
 			verifier = old
@@ -220,24 +225,29 @@ func (o *oauthSession) authorize(ctx context.Context, d *discovery) error {
 	state := newState(o.a.faults)
 	if sp, ok := p.(interface {
 		State(context.Context) (string, error)
+		// LA-OAU-07: the state is the SDK's own, never the provider's.
 	}); ok && o.a.faults.Has(fault.UseProviderState) {
 		if st, err := sp.State(ctx); err == nil {
 			state = st
 		}
 	}
+	// LA-OAU-14: every login has its own state.
 	if o.a.faults.Has(fault.ResumeLogin) {
 		rememberState(state)
 	}
 	authURL := o.authorizationURL(d, info, redirect, verifier, state, scope)
+	// LA-OAU-03: the SDK listens on nothing.
 	if o.a.faults.Has(fault.ListenOnCallback) {
 		if stop := listenOn(redirect); stop != nil {
 			defer stop()
 		}
 	}
 	callback, err := o.cfg.Authorize(ctx, authURL)
+	// LA-OAU-05: a callback returned after the signal ended is never redeemed.
 	if ctx.Err() != nil && !o.a.faults.Has(fault.ExchangeLateCode) {
 		return o.fail("LA-OAU-05", "the login ended (cancelled, closed or past its deadline) before authorize() returned; a late callback is never redeemed", context.Cause(ctx))
 	}
+	// LA-OAU-20: a failed authorize() ends the login.
 	if err != nil && !o.a.faults.Has(fault.IgnoreAuthorizeError) {
 		return o.fail("LA-OAU-20", "authorize() failed: the authorization was cancelled", err)
 	}
@@ -249,6 +259,7 @@ func (o *oauthSession) authorize(ctx context.Context, d *discovery) error {
 		verifier = v
 	}
 	exchangeCtx := ctx
+	// LA-OAU-05: the exchange ends with the signal.
 	if o.a.faults.Has(fault.ExchangeLateCode) {
 		exchangeCtx = context.WithoutCancel(ctx) // what LA-OAU-05 forbids
 	}
@@ -274,15 +285,18 @@ func (o *oauthSession) authorizationURL(d *discovery, info *ClientInformation, r
 		"state":                 {state},
 		"resource":              {d.resource},
 	}
+	// LA-OAU-15: the selected scope goes into the authorization.
 	if scope != "" && !o.a.faults.Has(fault.NoScope) {
 		q.Set("scope", scope)
 		if strings.Contains(" "+scope+" ", " "+offlineAccess+" ") {
 			q.Set("prompt", "consent")
 		}
 	}
+	// LA-OAU-15: so does the resource (RFC 8707).
 	if o.a.faults.Has(fault.NoResourceParam) {
 		q.Del("resource")
 	}
+	// LA-OAU-04: and the state.
 	if o.a.faults.Has(fault.NoState) {
 		q.Del("state")
 	}
@@ -311,6 +325,7 @@ func (o *oauthSession) clientCredentials(ctx context.Context, d *discovery) erro
 	if err != nil {
 		return err
 	}
+	// LA-CC-02: client credentials need no authorization endpoint.
 	if o.a.faults.Has(fault.CCAuthorize) && d.meta.AuthorizationEndpoint != "" {
 		if req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.meta.AuthorizationEndpoint, nil); err == nil {
 			if resp, err := o.client.Do(req); err == nil {
@@ -343,6 +358,7 @@ func (o *oauthSession) keep(ctx context.Context, d *discovery, tok *tokenRespons
 	if t.RefreshToken == "" {
 		t.RefreshToken = oldRefresh
 	}
+	// LA-OAU-08: tokens are kept in the provider.
 	if o.cfg.Provider != nil && !o.a.faults.Has(fault.CacheTokens) {
 		if err := o.cfg.Provider.SaveTokens(ctx, t); err != nil {
 			return o.fail("LA-OAU-15", "the provider could not save the tokens", err)
@@ -363,6 +379,7 @@ func (o *oauthSession) keep(ctx context.Context, d *discovery, tok *tokenRespons
 // another server are never sent to it.
 func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error) {
 	key := stale
+	// LA-OAU-35: concurrent refreshes of one token are one request.
 	if o.a.faults.Has(fault.UnmergedRefresh) {
 		key = fmt.Sprintf("%s#%d", stale, time.Now().UnixNano())
 	}
@@ -379,15 +396,18 @@ func (o *oauthSession) refresh(ctx context.Context, stale string) (string, error
 		o.mu.Lock()
 		cur := o.tokens
 		o.mu.Unlock()
+		// LA-OAU-35: a token refreshed meanwhile is used as it is.
 		if cur != nil && cur.AccessToken != stale && !o.a.faults.Has(fault.UnmergedRefresh) {
 			return cur.AccessToken, nil // refreshed meanwhile
 		}
+		// LA-OAU-34: a 401 refreshes; it never starts a login.
 		if o.cfg.ClientCredentials != nil || o.a.faults.Has(fault.LoginOn401) {
 			if err := o.login(ctx); err != nil {
 				return "", err
 			}
 			return o.bearer(), nil
 		}
+		// LA-OAU-37: a login happens only when the host registers the server.
 		if o.a.faults.Has(fault.ReloginDuringRun) {
 			defer func() {
 				if o.bearer() == stale {
@@ -432,7 +452,9 @@ func (o *oauthSession) refreshWith(ctx context.Context, cur *Tokens) (any, error
 			return "", o.fail("LA-OAU-15", "the provider could not save the tokens", err)
 		}
 		cur = &bound
+	// LA-OAU-15: tokens are refreshed only at the issuer that issued them.
 	case !issuersMatch(cur.Issuer, d.issuer) && !o.a.faults.Has(fault.TokensNotBound):
+		// LA-OAU-37: nor is a client registered during a run.
 		if o.a.faults.Has(fault.RegisterDuringRun) {
 			_, _ = o.clientFor(ctx, d, true, "")
 		}
@@ -447,6 +469,7 @@ func (o *oauthSession) refreshWith(ctx context.Context, cur *Tokens) (any, error
 	}
 	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {cur.RefreshToken}}
 	dd := d
+	// LA-OAU-15: the refresh names the resource too.
 	if o.a.faults.Has(fault.NoRefreshResource) {
 		c := *d
 		c.resource = ""

@@ -32,6 +32,7 @@ func (a *Host) newOAuthClient(allowed map[string]bool, timeout time.Duration, op
 				Msg: fmt.Sprintf("%s answered a redirect to %q; OAuth requests follow no redirect", via[len(via)-1].URL.Redacted(), req.URL.Redacted())}
 		},
 	}
+	// LA-OAU-26: OAuth requests follow no redirect.
 	if a.faults.Has(fault.FollowOAuthRedirects) || open {
 		c.CheckRedirect = nil
 	}
@@ -82,6 +83,7 @@ func (c *cancelOnClose) Close() error {
 // loopback), or whose origin is not allowed.
 func (a *Host) checkOAuthTarget(raw string, allowed map[string]bool) error {
 	u, err := netpolicy.CheckURL(raw)
+	// LA-OAU-25: OAuth targets are HTTPS or loopback.
 	if err != nil && !a.faults.Has(fault.AllowPlainHTTPTargets) {
 		return &Error{Kind: KindSecurity, Rule: "LA-OAU-25", Msg: fmt.Sprintf("target %v", err)}
 	}
@@ -90,6 +92,7 @@ func (a *Host) checkOAuthTarget(raw string, allowed map[string]bool) error {
 			return &Error{Kind: KindSecurity, Rule: "LA-OAU-25", Msg: fmt.Sprintf("target %q does not parse", raw)}
 		}
 	}
+	// LA-OAU-21: on the allowed origins only.
 	if !allowed[originOf(u)] && !a.faults.Has(fault.IgnoreAllowedOrigins) {
 		return &Error{Kind: KindSecurity, Rule: "LA-OAU-21", Msg: fmt.Sprintf("target %q is on origin %s, which is neither the MCP server's nor in allowedOrigins", u.Redacted(), originOf(u))}
 	}

@@ -34,7 +34,7 @@ func (o *oauthSession) selectScope(requested string, d *discovery, cm ClientMeta
 		scope = cm.Scope
 	}
 	if scope != "" && offersOfflineAccess(d.meta) && slices.Contains(cm.GrantTypes, "refresh_token") &&
-		!slices.Contains(strings.Fields(scope), offlineAccess) && !m.Has(fault.NoOfflineAccess) {
+		!slices.Contains(strings.Fields(scope), offlineAccess) && !m.Has(fault.NoOfflineAccess) { // LA-OAU-15: offline_access when the server lists it
 		scope += " " + offlineAccess
 	}
 	return scope

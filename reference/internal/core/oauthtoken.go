@@ -32,9 +32,10 @@ func (o *oauthSession) authMethod(info *ClientInformation, supported []string) s
 	secret := info.ClientSecret != ""
 	m := o.a.faults
 	switch {
+	// LA-OAU-15, LA-CC-01: the client authenticates as the official client chooses.
 	case secret && m.Has(fault.SecretAlwaysBasic), secret && o.cfg.ClientCredentials != nil && m.Has(fault.CCAlwaysBasic):
 		return authBasic
-	case secret && m.Has(fault.SecretAlwaysInForm):
+	case secret && m.Has(fault.SecretAlwaysInForm): // LA-OAU-15: as registered and supported
 		return authPost
 	}
 	if r := info.TokenEndpointAuthMethod; slices.Contains([]string{authBasic, authPost, authNone}, r) && (len(supported) == 0 || slices.Contains(supported, r)) {
@@ -123,6 +124,7 @@ func (o *oauthSession) requestToken(ctx context.Context, d *discovery, info *Cli
 	jerr := json.Unmarshal(body, &tr)
 	if resp.StatusCode != http.StatusOK || tr.Error != "" {
 		te := &tokenError{status: resp.StatusCode, code: tr.Error}
+		// LA-OAU-30: the description is withheld; it may say anything.
 		if o.a.faults.Has(fault.LogErrorDescription) {
 			var e struct {
 				Description string `json:"error_description"`

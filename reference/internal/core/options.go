@@ -70,6 +70,7 @@ func (o Options) resolved() Options {
 	if o.Home == "" {
 		if h := getenv(o.Environ, "HOME"); h != "" {
 			o.Home = filepath.Join(h, ".lite-agent")
+			// LA-CFG-03: the global file is under ~/.lite-agent.
 			if o.Faults.Has(fault.GlobalFileLocation) {
 				o.Home = h
 			}

@@ -93,17 +93,19 @@ func (a *Host) startProcess(cfg ServerConfig, sandbox []string) (*process, error
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Args[0] = argv[0]
 	extra := cfg.Env
+	// LA-SEC-17: the entry's env is added.
 	if m.Has(fault.DropExplicitEnv) {
 		extra = nil
 	}
 	cmd.Env = childEnv(environ, extra)
+	// LA-SEC-16: the safe default set only, never the whole environment.
 	if m.Has(fault.InheritEnv) {
 		cmd.Env = append(slices.Clone(environ), cmd.Env...)
 	}
 	cmd.Dir = a.opts.Workdir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	switch {
-	case m.Has(fault.StderrUnread):
+	case m.Has(fault.StderrUnread): // LA-SEC-18: stderr goes to the null device, consumed
 		// A pipe nobody reads: a server that writes enough blocks.
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -112,7 +114,7 @@ func (a *Host) startProcess(cfg ServerConfig, sandbox []string) (*process, error
 		defer w.Close()
 		a.keepOpen(r)
 		cmd.Stderr = w
-	case m.Has(fault.LogStderr):
+	case m.Has(fault.LogStderr): // LA-SEC-19: and never logged
 		cmd.Stderr = &logWriter{log: a.opts.Logger}
 	}
 	stdin, err := cmd.StdinPipe()
@@ -128,9 +130,11 @@ func (a *Host) startProcess(cfg ServerConfig, sandbox []string) (*process, error
 		return nil, err
 	}
 	limit := MaxMessageBytes
+	// LA-LIM-06: a stdio line of at most 4 MiB.
 	if m.Has(fault.NoStdioCap) {
 		limit = 1 << 30
 	}
+	// LA-TRN-12: closing reaps the whole process group.
 	p := &process{cmd: cmd, stdin: stdin, stdout: &lineLimit{r: stdout, max: limit}, exited: make(chan struct{}), noReap: m.Has(fault.NoReap)}
 	go func() {
 		p.err = cmd.Wait()

@@ -105,22 +105,27 @@ func (ar *archive) read(ref string, offset int) (string, bool) {
 	ar.mu.Lock()
 	data, ok := ar.entries[ref]
 	ar.mu.Unlock()
+	// LA-ARC-05: a read of an unknown reference or past the end is a tool error.
 	if m.Has(fault.AnyReadServed) {
 		offset = max(0, min(offset, len(data)))
 	}
+	// LA-ARC-05: an unknown reference is a tool error.
 	if !ok && !m.Has(fault.AnyReadServed) {
 		return fmt.Sprintf("no archived result %q", ref), true
 	}
 	if offset < 0 || offset > len(data) {
 		return fmt.Sprintf("offset %d is outside the %d bytes of %q", offset, len(data), ref), true
 	}
+	// LA-ARC-05: a page starts at the offset asked for.
 	if m.Has(fault.ContextIgnoresOffset) {
 		offset = 0
 	}
+	// LA-ARC-05: pages are cut on character boundaries.
 	for offset < len(data) && !utf8.RuneStart(data[offset]) && !m.Has(fault.PagesCutMidCharacter) {
 		offset++
 	}
 	end := min(offset+contextPage, len(data))
+	// LA-ARC-05: at both ends.
 	for end < len(data) && !utf8.RuneStart(data[end]) && !m.Has(fault.PagesCutMidCharacter) {
 		end--
 	}
@@ -132,8 +137,8 @@ func (ar *archive) read(ref string, offset int) (string, bool) {
 		Next   *int   `json:"next,omitempty"`
 	}{Ref: ref, Offset: offset, Bytes: len(data), Text: string(data[offset:end])}
 	switch {
-	case m.Has(fault.NoNextBeforeTheEnd):
-	case end < len(data), m.Has(fault.NextOnTheLastPage):
+	case m.Has(fault.NoNextBeforeTheEnd): // LA-ARC-05: the next offset while bytes remain
+	case end < len(data), m.Has(fault.NextOnTheLastPage): // LA-ARC-05: and only then
 		page.Next = &end
 	}
 	return marshal(page), false
@@ -155,9 +160,11 @@ func marshal(v any) string {
 func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 	m := a.faults
 	p := projected{Content: []projectedItem{}, StructuredContent: res.StructuredContent, IsError: res.IsError}
+	// LA-VAL-07: structuredContent is projected.
 	if m.Has(fault.DropStructured) {
 		p.StructuredContent = nil
 	}
+	// LA-VAL-04: isError makes a tool error.
 	if m.Has(fault.DropIsError) {
 		p.IsError, res.IsError = false, false
 	}
@@ -167,6 +174,7 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 		case *mcp.TextContent:
 			p.Content = append(p.Content, projectedItem{Type: "text", Text: c.Text})
 		case *mcp.ResourceLink:
+			// LA-VAL-06: resource links are projected.
 			if !m.Has(fault.DropLinks) {
 				p.Content = append(p.Content, projectedItem{Type: "resource_link", URI: c.URI, Name: c.Name, MIMEType: c.MIMEType})
 			}
@@ -182,10 +190,12 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 				typ, mime, data = "audio", aud.MIMEType, aud.Data
 			}
 			encoded := base64.StdEncoding.EncodeToString(data)
+			// LA-ARC-02: media are archived, never inline.
 			if m.Has(fault.InlineMedia) {
 				p.Content = append(p.Content, projectedItem{Type: typ, MIMEType: mime, Text: encoded})
 				continue
 			}
+			// LA-ARC-02: with their data.
 			if m.Has(fault.ArchiveMediaEmpty) {
 				encoded = ""
 			}
@@ -201,10 +211,12 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 					data = []byte(base64.StdEncoding.EncodeToString(r.Blob))
 				}
 			}
+			// LA-ARC-03: embedded resources are archived, never inline.
 			if m.Has(fault.InlineResources) {
 				p.Content = append(p.Content, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Text: string(data)})
 				continue
 			}
+			// LA-ARC-03: with their data.
 			if m.Has(fault.ArchiveResourcesEmpty) {
 				data = []byte{}
 			}
@@ -224,6 +236,7 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 	}
 	text := marshal(p)
 	limit := MaxMessageBytes
+	// LA-LIM-08: a projection of at most 4 MiB.
 	if m.Has(fault.NoProjectionCap) {
 		limit = 1 << 30
 	}
@@ -240,6 +253,7 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 		}
 		text = marshal(p) // with the real references
 	}
+	// LA-VAL-05: the model gets the JSON projection.
 	if m.Has(fault.PlainText) {
 		var b strings.Builder
 		for _, it := range p.Content {
@@ -248,8 +262,10 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 		text = b.String()
 	}
 	out := Projection{Text: text, Bytes: len(text), IsError: res.IsError}
+	// LA-ARC-01: a projection over 16 KiB is archived.
 	if len(text) > ArchiveThreshold && !m.Has(fault.InlineLarge) {
 		ref := a.archive.put([]byte(text))
+		// LA-ARC-04: behind a context reference.
 		if m.Has(fault.NoContextRef) {
 			ref = nil
 		}

@@ -111,9 +111,11 @@ func (r *Registry) List() []ServerInfo {
 			continue
 		}
 		info := ServerInfo{Name: s.name, Source: s.source, Status: s.status, Transport: s.cfg.transport(), Target: target(s.cfg), Tools: []string{}}
+		// LA-REG-09: each server's own source.
 		if r.agent.faults.Has(fault.WrongSource) {
 			info.Source = SourceInstance
 		}
+		// LA-REG-11: never env, headers or args.
 		if r.agent.faults.Has(fault.ListLeaksConfig) {
 			info.Target = fmt.Sprintf("%s env=%v headers=%v", info.Target, s.cfg.Env, s.cfg.Headers)
 		}
@@ -121,6 +123,7 @@ func (r *Registry) List() []ServerInfo {
 			for _, t := range s.conn.tools {
 				info.Tools = append(info.Tools, t.full)
 			}
+			// LA-OAU-29: never a token.
 			if s.conn.auth != nil && r.agent.faults.Has(fault.LeakTokenInList) {
 				info.Target += " bearer=" + s.conn.auth.bearer()
 			}
@@ -179,6 +182,7 @@ func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) 
 		return err
 	}
 	defer done()
+	// LA-CFG-08: values are used literally, never interpolated.
 	if a.faults.Has(fault.Interpolate) {
 		cfg = interpolate(cfg, a.opts.Environ)
 	}
@@ -189,11 +193,13 @@ func (r *Registry) Register(ctx context.Context, name string, cfg ServerConfig) 
 		return err
 	}
 	s := &server{name: name, cfg: cfg, source: SourceInstance, where: "register", status: StatusConfigured}
+	// LA-REG-07: register() returns once the server is connected and discovered.
 	if a.faults.Has(fault.LazyDiscovery) {
 		return r.registerLazily(s)
 	}
 	_, err = r.connectAndCommit(ctx, s, true)
 	if err != nil {
+		// LA-REG-08: a failed registration leaves nothing.
 		if a.faults.Has(fault.KeepFailedEntry) {
 			s.status, s.err = StatusFailed, err
 			r.mu.Lock()
@@ -224,6 +230,7 @@ func (r *Registry) checkFree(name string) error {
 	defer r.mu.Unlock()
 	i := slices.IndexFunc(r.servers, func(s *server) bool { return s.name == name })
 	if i >= 0 {
+		// LA-REG-05: register() never replaces a server.
 		if r.agent.faults.Has(fault.ReRegisterReplaces) {
 			old := r.servers[i]
 			r.servers = slices.Delete(r.servers, i, i+1)
@@ -235,6 +242,7 @@ func (r *Registry) checkFree(name string) error {
 		return &Error{Kind: KindConflict, Rule: "LA-REG-05", Source: "register", Msg: fmt.Sprintf("server %q is already registered (from %s); unregister it first to replace it", name, r.servers[i].where)}
 	}
 	limit := MaxServers
+	// LA-LIM-01: at most 32 servers.
 	if r.agent.faults.Has(fault.ServerLimit) {
 		limit++
 	}
@@ -271,9 +279,11 @@ func (r *Registry) commit(s *server, conn *connection, insert bool) error {
 		}
 		m := r.agent.faults
 		conn.mu.Lock()
+		// LA-CAT-03: a lost connection makes the server stale.
 		if !m.Has(fault.NoStaleOnLoss) {
 			conn.onLost = func() { r.markStale(s, conn) }
 		}
+		// LA-CAT-02: so does a changed tool list.
 		if !m.Has(fault.IgnoreListChanged) {
 			conn.onChange = func() { r.markStale(s, conn) }
 		}
@@ -313,6 +323,7 @@ func (r *Registry) admit(s *server, conn *connection, insert bool) error {
 			return err
 		}
 	}
+	// LA-NAME-09: a full name taken by another server fails the candidate.
 	if !m.Has(fault.SkipCollisionCheck) {
 		for _, t := range conn.tools {
 			if other, ok := taken[t.full]; ok {
@@ -321,6 +332,7 @@ func (r *Registry) admit(s *server, conn *connection, insert bool) error {
 		}
 	}
 	limit := MaxCatalogBytes
+	// LA-LIM-04: a catalog of at most 512 KiB.
 	if m.Has(fault.CatalogLimit) {
 		limit = 2 * MaxCatalogBytes
 	}
@@ -350,6 +362,7 @@ func (r *Registry) Unregister(ctx context.Context, name string) error {
 		return &Error{Kind: KindNotFound, Rule: "LA-REG-12", Source: "unregister", Msg: fmt.Sprintf("no server is registered as %q", name)}
 	}
 	s := r.servers[i]
+	// LA-REG-06: the name is free again at once.
 	if a.faults.Has(fault.UnregisterKeepsName) {
 		s.hidden = true
 	} else {
@@ -358,12 +371,14 @@ func (r *Registry) Unregister(ctx context.Context, name string) error {
 	conn := s.conn
 	s.conn = nil
 	r.mu.Unlock()
+	// LA-REG-13: configuration files are never written.
 	if a.faults.Has(fault.UnregisterEditsFile) && (s.source == SourceProject || s.source == SourceGlobal) {
 		removeFromFile(s.where, name)
 	}
 	if conn == nil {
 		return nil
 	}
+	// LA-REG-12: unregister() closes the connection.
 	if a.faults.Has(fault.UnregisterKeepsOpen) {
 		a.keepLeaked(conn)
 		return nil
@@ -384,11 +399,13 @@ func (r *Registry) connectPending(ctx context.Context) error {
 		if s.hidden {
 			continue
 		}
+		// LA-CFG-12: a connected server is not connected again.
 		if s.status == StatusConnected && a.faults.Has(fault.ReconnectEverySend) {
 			old := s.conn
 			s.conn, s.status = nil, StatusConfigured
 			defer old.close()
 		}
+		// LA-CAT-05: a stale server is connected again when idle.
 		if s.status == StatusStale && s.conn != nil && !a.faults.Has(fault.NeverRefresh) {
 			// A stale server is unregistered and registered again:
 			// closed, then connected and authorized afresh (LA-CAT-05,
@@ -402,11 +419,13 @@ func (r *Registry) connectPending(ctx context.Context) error {
 		}
 	}
 	r.mu.Unlock()
+	// LA-CFG-13: no servers, no mcp_connect.
 	if len(pending) == 0 && a.faults.Has(fault.PhantomConnect) {
 		_ = a.authorize(ctx, ConnectCapability, ApprovalRequest{Capability: ConnectCapability})
 	}
 	var errs []error
 	for _, s := range pending {
+		// LA-CFG-10: entries are validated at construction, not when connecting.
 		if a.faults.Has(fault.LateValidation) {
 			if err := a.validateServer(s.name, &s.cfg, s.where, "mcpServers."+s.name); err != nil {
 				r.fail(s, err)

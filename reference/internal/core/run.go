@@ -50,10 +50,12 @@ func (a *Host) Run(ctx context.Context, prompt string, onEvent func(Event)) (*Re
 		}
 		a.listeners.emit(ev)
 	}
+	// LA-CFG-14: the files are read once, at construction; a run never reads them again.
 	if a.faults.Has(fault.HotReload) {
 		a.reload()
 	}
 	msgs := []Message{{Role: "user", Text: prompt}}
+	// LA-CFG-12: every server is connected before the model is asked anything.
 	if a.faults.Has(fault.ModelFirst) {
 		if _, err := a.opts.Model.Complete(ctx, ModelRequest{System: SystemPrompt, Messages: msgs}); err != nil {
 			return nil, err
@@ -75,6 +77,7 @@ func (a *Host) Run(ctx context.Context, prompt string, onEvent func(Event)) (*Re
 		specs[i] = t.spec
 	}
 	for range maxTurns {
+		// LA-CAT-01: the catalog is fixed for the whole run.
 		if a.faults.Has(fault.LiveCatalog) {
 			a.reg.relist(ctx)
 			catalog = a.catalog() // rebuilt every turn: what the rules forbid
@@ -84,6 +87,7 @@ func (a *Host) Run(ctx context.Context, prompt string, onEvent func(Event)) (*Re
 			}
 		}
 		system := SystemPrompt
+		// LA-SEC-12: server instructions never reach the system prompt.
 		if a.faults.Has(fault.InjectInstructions) {
 			system += "\n" + a.reg.instructions()
 		}
@@ -108,6 +112,7 @@ func (a *Host) Run(ctx context.Context, prompt string, onEvent func(Event)) (*Re
 				text, isError := a.runTool(ctx, catalog, call, emit)
 				results[i] = Message{Role: "tool", ToolCallID: call.ID, Text: text, IsError: isError}
 			}
+			// LA-TOOL-01: MCP calls are scheduled like every other tool: one after the other.
 			if a.faults.Has(fault.ParallelMCP) && strings.HasPrefix(call.Name, ToolPrefix) {
 				wg.Go(run)
 				continue
@@ -145,8 +150,10 @@ func (a *Host) fullCatalog() []entry {
 func (a *Host) catalogOf(visible func(string) bool) []entry {
 	var out []entry
 	for _, t := range a.reg.catalog() {
+		// BL-CFG-08: the model is offered the MCP tools of every connected server.
 		if visible(t.full) && !a.faults.Has(fault.BladeNoMCPTools) {
 			spec := t.spec()
+			// LA-NAME-05: a name is offered whole, never cut.
 			if a.faults.Has(fault.CutLongNames) && len(spec.Name) > 37 {
 				spec.Name = spec.Name[:37]
 			}
@@ -156,6 +163,7 @@ func (a *Host) catalogOf(visible func(string) bool) []entry {
 	for _, t := range a.opts.Tools {
 		if visible(t.Name()) {
 			schema := t.Schema().InputJSONSchema()
+			// LA-TOOL-03: the model is offered the host tool's own JSON Schema.
 			if a.faults.Has(fault.GenericModelSchema) {
 				schema = json.RawMessage(`{"type":"object"}`)
 			}
@@ -180,6 +188,7 @@ func (a *Host) visible(name string) bool {
 // the model sees it. Every failure becomes a tool error; the run goes on.
 // The hooks see every call that is offered (LA-EVT-03, LA-EVT-04).
 func (a *Host) runTool(ctx context.Context, catalog []entry, call ToolCall, emit func(Event)) (string, bool) {
+	// LA-SEC-08: a tool allowedTools hides is not callable either.
 	if a.faults.Has(fault.HiddenCallable) {
 		catalog = a.fullCatalog()
 	}
@@ -196,9 +205,11 @@ func (a *Host) runTool(ctx context.Context, catalog []entry, call ToolCall, emit
 		return a.readArchive(args)
 	}
 	ev := ToolEvent{ID: call.ID, Name: call.Name, Input: args}
+	// LA-EVT-03: tool:start runs for MCP tools too.
 	if a.opts.Hooks.ToolStart != nil && !(e.mcp != nil && a.faults.Has(fault.NoStartHookForMCP)) {
 		a.opts.Hooks.ToolStart(ctx, ev)
 	}
+	// LA-EVT-02: progress events are delivered while the call runs.
 	if a.faults.Has(fault.BatchProgress) {
 		var held []Event
 		var mu sync.Mutex
@@ -211,6 +222,7 @@ func (a *Host) runTool(ctx context.Context, catalog []entry, call ToolCall, emit
 		}()
 	}
 	text, isError, outcome := a.callTool(ctx, e, call, args, emit)
+	// LA-EVT-04: tool:end runs for every call that started, whatever its outcome.
 	if a.opts.Hooks.ToolEnd != nil && !(outcome != "success" && a.faults.Has(fault.NoEndHookOnFailure)) {
 		ev.Result, ev.IsError, ev.Outcome = text, isError, outcome
 		a.opts.Hooks.ToolEnd(ctx, ev)
@@ -221,6 +233,7 @@ func (a *Host) runTool(ctx context.Context, catalog []entry, call ToolCall, emit
 // callTool authorizes, validates and runs one call; it returns the result
 // text, whether it is a tool error, and the outcome for tool:end.
 func (a *Host) callTool(ctx context.Context, e entry, call ToolCall, args json.RawMessage, emit func(Event)) (string, bool, string) {
+	// LA-TMO-05: aborting the run cancels its calls and approvals.
 	if a.faults.Has(fault.IgnoreAbort) {
 		ctx = context.WithoutCancel(ctx)
 	}
@@ -241,6 +254,7 @@ func (a *Host) callTool(ctx context.Context, e entry, call ToolCall, args json.R
 		return a.callHostTool(ctx, e.host, args)
 	}
 	t := e.mcp
+	// LA-CAT-04: a call is validated against the schema of the run's catalog.
 	if a.faults.Has(fault.SwapSchemas) {
 		t = a.freshTool(ctx, t) // the schema of now, not of the run's start: what LA-CAT-04 forbids
 	}
@@ -248,6 +262,7 @@ func (a *Host) callTool(ctx context.Context, e entry, call ToolCall, args json.R
 	if err := json.Unmarshal(args, &input); err != nil {
 		return fmt.Sprintf("LA-VAL-01: the arguments of %q are not JSON: %v", t.full, err), true, "invalid"
 	}
+	// LA-VAL-01: the arguments are validated against the input schema before they are sent.
 	if err := t.input.Validate(input); err != nil && !a.faults.Has(fault.SkipInputValidation) {
 		return fmt.Sprintf("LA-VAL-01: the arguments of %q do not match its input schema: %v", t.full, err), true, "invalid"
 	}
@@ -256,28 +271,31 @@ func (a *Host) callTool(ctx context.Context, e entry, call ToolCall, args json.R
 	}
 	timeout := t.conn.timeout
 	switch {
-	case a.faults.Has(fault.IgnoreTimeoutMs):
+	case a.faults.Has(fault.IgnoreTimeoutMs): // LA-TMO-04: the entry's timeoutMs bounds the call
 		timeout = DefaultTimeout
-	case a.faults.Has(fault.CallTimeout20) && timeout == DefaultTimeout:
+	case a.faults.Has(fault.CallTimeout20) && timeout == DefaultTimeout: // LA-TMO-02: 30 s by default
 		timeout = 20 * time.Second
-	case a.faults.Has(fault.CallTimeout60) && timeout == DefaultTimeout:
+	case a.faults.Has(fault.CallTimeout60) && timeout == DefaultTimeout: // LA-TMO-02: 30 s by default
 		timeout = 60 * time.Second
 	}
 	cctx, cancel := a.opts.Clock.WithTimeout(ctx, timeout)
 	defer cancel()
 	params := &mcp.CallToolParams{Name: t.raw, Arguments: args}
 	token := t.conn.progress.route(call.ID, t.full, t.server, emit)
+	// LA-EVT-01: every call asks for progress, routed to its events.
 	if !a.faults.Has(fault.NoProgressToken) {
 		params.SetProgressToken(token)
 	}
 	mark := t.conn.failureMark()
 	res, err := t.conn.session.CallTool(cctx, params)
 	t.conn.progress.unroute(token) // late progress is dropped
+	// LA-TMO-06: a call whose outcome is unknown is never sent again.
 	if err != nil && a.faults.Has(fault.RetryOnce) {
 		res, err = a.replay(ctx, t, args, timeout, cctx.Err() == nil)
 	}
 	if err != nil {
 		if lerr := t.conn.limitError(t.server); lerr != nil {
+			// LA-CAT-03: a connection the call broke is lost at once: stale, reaped, not used again.
 			if !a.faults.Has(fault.KeepBrokenConnection) {
 				t.conn.lose(lerr)
 			}
@@ -291,12 +309,14 @@ func (a *Host) callTool(ctx context.Context, e entry, call ToolCall, args json.R
 			}
 			return cancelled(cctx, fmt.Sprintf("the call of %q (its outcome is unknown and it is not retried)", t.full)).Error(), true, outcome
 		}
+		// LA-CAT-03: a connection the call broke is lost at once.
 		if cause, broke := t.conn.broken(err, mark); broke && !a.faults.Has(fault.KeepBrokenConnection) {
 			t.conn.lose(err)
 			return fmt.Sprintf("LA-CAT-03: the connection to server %q was lost during the call of %q (%s); %s", t.server, t.full, cause, lostAdvice(t)), true, "failed"
 		}
 		return fmt.Sprintf("the call of %q failed (its outcome is unknown and it is not retried): %v", t.full, err), true, "failed"
 	}
+	// LA-VAL-03: a result is validated against the declared output schema.
 	if !res.IsError && t.output != nil && !a.faults.Has(fault.SkipOutputValidation) {
 		if err := validateOutput(t, res); err != nil {
 			return err.Error(), true, "invalid"
@@ -340,6 +360,7 @@ func validateOutput(t *tool, res *mcp.CallToolResult) error {
 // callHostTool validates the input through the tool's schema and runs it.
 func (a *Host) callHostTool(ctx context.Context, t Tool, args json.RawMessage) (string, bool, string) {
 	_, native := t.Schema().(*librarySchema)
+	// LA-TOOL-02, LA-TOOL-04: a host tool's input goes through its schema's validate, whatever the library.
 	if (native && a.faults.Has(fault.SkipNativeValidation)) || (!native && a.faults.Has(fault.SkipStandardValidate)) {
 		return a.executeHostTool(ctx, t, args)
 	}
@@ -389,23 +410,26 @@ func (a *Host) authorize(ctx context.Context, name string, req ApprovalRequest) 
 		v = a.bladePermission(ctx, name, req)
 	default:
 		v = a.opts.Permission.decide(name)
+		// LA-REG-19: a sub-agent's policy only ever makes its root's stricter.
 		if a.root != nil && !m.Has(fault.SubagentLoosens) {
 			v = max(v, a.root.opts.Permission.decide(name))
 		}
 	}
 	switch {
-	case m.Has(fault.TrustAnnotations) && req.Tool != "" && a.readOnlyHint(req.Server, req.Tool):
+	case m.Has(fault.TrustAnnotations) && req.Tool != "" && a.readOnlyHint(req.Server, req.Tool): // LA-SEC-11: annotations are hints; they never allow
 		v = verdictAllow
-	case m.Has(fault.IgnoreMCPDeny) && v == verdictDeny && strings.HasPrefix(name, ToolPrefix):
+	case m.Has(fault.IgnoreMCPDeny) && v == verdictDeny && strings.HasPrefix(name, ToolPrefix): // LA-SEC-01: the policy's deny holds for MCP tools
 		v = verdictAsk
-	case m.Has(fault.AllowedToolsGrant) && slices.Contains(a.opts.AllowedTools, name):
+	case m.Has(fault.AllowedToolsGrant) && slices.Contains(a.opts.AllowedTools, name): // LA-SEC-09: allowedTools grants nothing
 		v = verdictAllow
-	case m.Has(fault.RememberApproval) && a.remembered(name):
+	case m.Has(fault.RememberApproval) && a.remembered(name): // LA-SEC-05: every call is asked for, nothing is remembered
 		v = verdictAllow
+	// BL-CFG-07, BL-PERM-01, BL-PERM-02: alwaysAllow is metadata; it authorizes nothing.
 	case (m.Has(fault.BladeAlwaysAllowGrants) || m.Has(fault.BladeAlwaysAllowSkipsSession) || m.Has(fault.BladeAlwaysAllowSkipsAgent)) &&
 		req.Tool != "" && a.alwaysAllowed(req.Server, req.Tool):
 		v = verdictAllow
 	}
+	// LA-SEC-03: a call is approved under its full tool name.
 	if m.Has(fault.ApproveByServer) && req.Tool != "" {
 		req.Capability = req.Server
 	}
@@ -416,6 +440,7 @@ func (a *Host) authorize(ctx context.Context, name string, req ApprovalRequest) 
 		return nil
 	}
 	if a.opts.Approval == nil {
+		// LA-SEC-06: with no approval handler, what is asked is denied.
 		if m.Has(fault.NoHandlerAllows) {
 			return nil
 		}
@@ -426,6 +451,7 @@ func (a *Host) authorize(ctx context.Context, name string, req ApprovalRequest) 
 		return cancelled(ctx, "waiting for approval of "+name)
 	}
 	if err != nil {
+		// LA-SEC-07: a failing approval handler counts as deny.
 		if m.Has(fault.HandlerErrorAllows) {
 			return nil
 		}
@@ -434,6 +460,7 @@ func (a *Host) authorize(ctx context.Context, name string, req ApprovalRequest) 
 	if d != Allow {
 		return &Error{Kind: KindPermission, Rule: ifConnect(name, rules.ApprovalDenied), Source: req.Server, Msg: fmt.Sprintf("%s was denied (%q)", name, d)}
 	}
+	// LA-SEC-05: an approval is for one call; the next is asked again.
 	if m.Has(fault.RememberApproval) {
 		a.remember(name)
 	}

@@ -34,11 +34,13 @@ func (a *Host) SubAgent(opts SubAgentOptions) (*Host, error) {
 	}
 	o := a.opts
 	o.Permission = opts.Permission
+	// LA-REG-18: a sub-agent keeps its own allowlist.
 	if opts.AllowedTools != nil && !a.faults.Has(fault.SubagentIgnoresAllowlist) {
 		o.AllowedTools = opts.AllowedTools
 	}
 	sub := &Host{opts: o, faults: a.faults, rootCAs: a.rootCAs, root: a, archive: &archive{faults: a.faults}}
 	sub.reg = &Registry{agent: a, caller: sub, registryState: a.reg.registryState}
+	// LA-REG-17: a sub-agent shares its root's connections.
 	if a.faults.Has(fault.SubagentOwnConnections) {
 		sub.reg = a.reg.copyUnconnected(sub)
 	}
@@ -63,6 +65,7 @@ func (a *Host) checkRegistryChange() error {
 		s.mu.Lock()
 		busy := s.active
 		s.mu.Unlock()
+		// LA-REG-15: the registry changes only when the root and its sub-agents are idle.
 		if busy != "" && !a.faults.Has(fault.RegisterWhileBusy) {
 			return newError(KindBusy, "LA-REG-15", "a sub-agent is busy with %s; the registry changes only when the root and its sub-agents are idle", busy)
 		}
