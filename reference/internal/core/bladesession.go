@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/mcpconform/mcpconform/internal/fault"
 )
@@ -17,11 +18,18 @@ import (
 // The session reads no configuration file (interpretation X-10): only
 // servers declare its servers, and opts.MCPServers is ignored.
 func NewSession(ctx context.Context, opts Options, servers []NamedBladeServer) (*Host, error) {
+	return newSession(ctx, opts, servers, nil)
+}
+
+// newSession is [NewSession] whose servers are dialed by dial when it is
+// not nil ([Host.dial]).
+func newSession(ctx context.Context, opts Options, servers []NamedBladeServer, dial func(string) (io.ReadWriteCloser, error)) (*Host, error) {
 	opts.StrictMCPConfig, opts.MCPServers = true, nil
 	a, err := New(opts, Blade())
 	if err != nil {
 		return nil, err
 	}
+	a.dial = dial
 	d := decoder{source: "mcpServers option", faults: a.faults}
 	var names []string
 	var declared []*server

@@ -201,23 +201,27 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 	}
 
 	var transport mcp.Transport
-	switch s.cfg.transport() {
-	case TransportStdio:
+	switch {
+	case a.dial != nil:
+		rwc, err := a.dial(s.name)
+		if err != nil {
+			return nil, &Error{Kind: KindTransport, Rule: conn.rules.transport(s.cfg.transport()), Source: s.name, Msg: "cannot reach the server", Err: err}
+		}
+		transport = conn.stream(rwc, rwc)
+	case s.cfg.transport() == TransportStdio:
 		p, err := a.startProcess(s.cfg, sandbox)
 		if err != nil {
 			return nil, &Error{Kind: KindTransport, Rule: conn.rules.transport(TransportStdio), Source: s.name, Msg: "cannot start the stdio server", Err: err}
 		}
 		conn.proc = p
-		// The line limit is ours (process.go), exact and checked before
-		// parsing; go-sdk's own is switched off.
-		transport = &mcp.IOTransport{Reader: &scanReader{ReadCloser: p.reader(), routes: &conn.progress}, Writer: &noticeWriter{WriteCloser: p, c: conn}, MaxLineLength: -1}
-	case TransportHTTP:
+		transport = conn.stream(p.reader(), p)
+	case s.cfg.transport() == TransportHTTP:
 		conn.http = a.newHTTPClient(s.cfg, conn)
 		// No retries and no standalone GET stream: a request is sent once.
 		// One server-sent event is bounded like a whole response.
 		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: conn.http, MaxRetries: -1,
 			DisableStandaloneSSE: true, MaxEventSize: MaxMessageBytes}
-	case TransportSSE:
+	case s.cfg.transport() == TransportSSE:
 		// The legacy HTTP+SSE transport: the Blade profile only
 		// (BL-TRN-03).
 		conn.http, conn.sse = a.newHTTPClient(s.cfg, conn), true
@@ -251,6 +255,14 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 	}
 	go conn.watch()
 	return conn, nil
+}
+
+// stream is the MCP transport of a stdio server's output r and input w:
+// its output is scanned for progress tokens, its input for cancellation
+// notices. The line limit is the process's own (process.go), exact and
+// checked before parsing; go-sdk's is switched off.
+func (c *connection) stream(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
+	return &mcp.IOTransport{Reader: &scanReader{ReadCloser: r, routes: &c.progress}, Writer: &noticeWriter{WriteCloser: w, c: c}, MaxLineLength: -1}
 }
 
 // watch waits for the session to end. An end the reference did not ask for

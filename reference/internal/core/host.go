@@ -26,6 +26,11 @@ type Host struct {
 	rootCAs *x509.CertPool // nil: the system's
 	// profile is the product the host is: lite-agent or Blade.
 	profile Profile
+	// dial, when set, is the byte stream of a server instead of its
+	// process or its URL, spoken to like a stdio server's: the core's own
+	// tests connect in-memory servers through it. Nothing outside this
+	// package sets it.
+	dial func(server string) (io.ReadWriteCloser, error)
 	// health counts the running health checks (Blade profile); Close
 	// waits for them.
 	health sync.WaitGroup
