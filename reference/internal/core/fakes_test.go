@@ -243,8 +243,9 @@ func (a *approvals) capabilities() []string {
 // allowAll is a policy that allows connecting and every MCP call.
 var allowAll = &Policy{Allow: []string{ConnectCapability, "mcp__*"}}
 
-// testHost builds a host of profile p whose servers are the fakes by name,
-// with no configuration file, an empty environment unless opts has one,
+// testHost builds a host of profile p whose servers are the fakes by name
+// (none: its servers are real, over HTTP or as processes), with no
+// configuration file, an empty environment unless opts has one,
 // and closes it when the test ends.
 func testHost(t *testing.T, p Profile, opts Options, fakes map[string]*fakeServer) *Host {
 	t.Helper()
@@ -258,7 +259,9 @@ func testHost(t *testing.T, p Profile, opts Options, fakes map[string]*fakeServe
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	h.dial = dialer(t, fakes)
+	if fakes != nil {
+		h.dial = dialer(t, fakes)
+	}
 	t.Cleanup(func() { h.Close() })
 	return h
 }
