@@ -162,20 +162,18 @@ func ExampleAgent_Run() {
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	defer build.Close()
 
-	agent, err := reference.New(reference.Options{
-		Workdir: "/nonexistent",
-		Environ: []string{},
-		MCPServers: []reference.NamedServer{
-			{Name: "build", Config: reference.ServerConfig{Type: reference.TransportHTTP, URL: build.URL}},
-		},
-		Permission: &reference.Policy{Allow: []string{reference.ConnectCapability, "mcp__build__*"}},
-		Model: reference.ModelFunc(func(ctx context.Context, req reference.ModelRequest) (reference.ModelResponse, error) {
-			if len(req.Messages) == 1 {
-				return reference.ModelResponse{ToolCalls: []reference.ToolCall{{ID: "c1", Name: "mcp__build__compile", Arguments: []byte(`{}`)}}}, nil
-			}
+	// The model calls compile once, then answers.
+	compile := reference.ModelResponse{ToolCalls: []reference.ToolCall{{ID: "c1", Name: "mcp__build__compile", Arguments: []byte(`{}`)}}}
+	model := func(ctx context.Context, req reference.ModelRequest) (reference.ModelResponse, error) {
+		if req.Messages[len(req.Messages)-1].Role == "tool" {
 			return reference.ModelResponse{Text: "built"}, nil
-		}),
-	})
+		}
+		return compile, nil
+	}
+	opts := reference.Options{Workdir: "/nonexistent", Environ: []string{}, Model: reference.ModelFunc(model)}
+	opts.MCPServers = []reference.NamedServer{{Name: "build", Config: reference.ServerConfig{Type: reference.TransportHTTP, URL: build.URL}}}
+	opts.Permission = &reference.Policy{Allow: []string{reference.ConnectCapability, "mcp__build__*"}}
+	agent, err := reference.New(opts)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -38,6 +38,33 @@ func serveSSE(srv *mcp.Server) *httptest.Server {
 	return httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 }
 
+// noteTaker is a model that calls mcp__notes__add once, printing the
+// tools it is offered and the result it gets.
+func noteTaker(ctx context.Context, req reference.ModelRequest) (reference.ModelResponse, error) {
+	if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+		fmt.Println("tool result:", last.Text)
+		return reference.ModelResponse{Text: "noted"}, nil
+	}
+	names := make([]string, 0, len(req.Tools))
+	for _, t := range req.Tools {
+		names = append(names, t.Name)
+	}
+	fmt.Println("offered:", strings.Join(names, " "))
+	call := reference.ToolCall{ID: "1", Name: "mcp__notes__add", Arguments: []byte(`{"q":"buy milk"}`)}
+	return reference.ModelResponse{ToolCalls: []reference.ToolCall{call}}, nil
+}
+
+// httpSession is a session with one server, name, over Streamable HTTP at
+// url, and the default permission policy.
+func httpSession(ctx context.Context, name, url string) (*blade.Session, error) {
+	return blade.NewSession(ctx, blade.Options{
+		MCPServers: []blade.NamedServer{
+			{Name: name, Config: blade.ServerConfig{ServerConfig: reference.ServerConfig{Type: blade.TransportHTTP, URL: url}}},
+		},
+		Environ: []string{},
+	})
+}
+
 // A session with two servers from a JSON mcpServers option: docs over
 // Streamable HTTP, connected when the session is created, and notes over
 // SSE, disabled until the application connects it. The model is offered
@@ -62,20 +89,7 @@ func Example() {
 		Environ:    []string{},
 		// Run every MCP tool without asking.
 		Permission: &reference.Policy{Allow: []string{"mcp__*"}},
-		Model: reference.ModelFunc(func(ctx context.Context, req reference.ModelRequest) (reference.ModelResponse, error) {
-			if len(req.Messages) == 1 {
-				var names []string
-				for _, t := range req.Tools {
-					names = append(names, t.Name)
-				}
-				fmt.Println("offered:", strings.Join(names, " "))
-				return reference.ModelResponse{ToolCalls: []reference.ToolCall{
-					{ID: "1", Name: "mcp__notes__add", Arguments: []byte(`{"q":"buy milk"}`)},
-				}}, nil
-			}
-			fmt.Println("tool result:", req.Messages[2].Text)
-			return reference.ModelResponse{Text: "noted"}, nil
-		}),
+		Model:      reference.ModelFunc(noteTaker),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -116,12 +130,7 @@ func ExampleSession_MCPDisconnect() {
 	docs := serveHTTP(newServer("docs", "search"))
 	defer docs.Close()
 	ctx := context.Background()
-	s, err := blade.NewSession(ctx, blade.Options{
-		MCPServers: []blade.NamedServer{
-			{Name: "docs", Config: blade.ServerConfig{ServerConfig: reference.ServerConfig{Type: blade.TransportHTTP, URL: docs.URL}}},
-		},
-		Environ: []string{},
-	})
+	s, err := httpSession(ctx, "docs", docs.URL)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -147,12 +156,7 @@ func ExampleSession_MCPDisconnect() {
 func ExampleSession_MCPServerStatus() {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	defer gone.Close()
-	s, err := blade.NewSession(context.Background(), blade.Options{
-		MCPServers: []blade.NamedServer{
-			{Name: "gone", Config: blade.ServerConfig{ServerConfig: reference.ServerConfig{Type: blade.TransportHTTP, URL: gone.URL}}},
-		},
-		Environ: []string{},
-	})
+	s, err := httpSession(context.Background(), "gone", gone.URL)
 	if err != nil {
 		fmt.Println(err)
 		return
