@@ -17,8 +17,9 @@ const (
 	// with status 3 before it reads anything.
 	exitServerCommand = "__core-exit-server"
 	// stdioServerCommand makes it an MCP server on stdin and stdout with
-	// two tools: env, which answers with its environment, sorted, one
-	// variable a line, and pid, which answers with its process id.
+	// three tools: env, which answers with its environment, sorted, one
+	// variable a line; pid, which answers with its process id; and exit,
+	// which exits with status 4 instead of answering.
 	stdioServerCommand = "__core-stdio-server"
 )
 
@@ -47,5 +48,7 @@ func serveStdio() {
 	env, pid := answer(func() string { return strings.Join(slices.Sorted(slices.Values(os.Environ())), "\n") }),
 		answer(func() string { return strconv.Itoa(os.Getpid()) })
 	env.name, pid.name = "env", "pid"
-	newFake("proc", env, pid).srv.Run(context.Background(), &mcp.StdioTransport{})
+	exit := answer(func() string { os.Exit(4); return "" })
+	exit.name = "exit"
+	newFake("proc", env, pid, exit).srv.Run(context.Background(), &mcp.StdioTransport{})
 }

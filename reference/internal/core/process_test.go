@@ -111,3 +111,46 @@ func TestStdioStartFails(t *testing.T) {
 		})
 	}
 }
+
+// TestProcessExitsDuringACall: a stdio server that exits during a call
+// loses its connection at once: the call fails saying so (LA-CAT-03), the
+// server is stale, and the next run starts a new process (LA-CAT-05).
+func TestProcessExitsDuringACall(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &script{turns: []ModelResponse{
+		{ToolCalls: []ToolCall{call(1, "mcp__proc__pid", `{}`), call(2, "mcp__proc__exit", `{}`)}},
+		{Text: "first run"},
+		{ToolCalls: []ToolCall{call(3, "mcp__proc__pid", `{}`)}},
+	}}
+	entry := ServerConfig{Command: exe, Args: []string{stdioServerCommand}}
+	h := testHost(t, LiteAgent(), Options{Workdir: t.TempDir(), Model: model, Permission: allowAll, MCPServers: []NamedServer{{Name: "proc", Config: entry}}}, nil)
+	ctx := context.Background()
+	if _, err := h.Send(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := model.toolMessages()
+	if len(msgs) != 2 || !msgs[1].IsError {
+		t.Fatalf("Expected: two tool messages, the second an error\n  Actual: %+v", msgs)
+	}
+	first := resultText(t, msgs[0])
+	contains(t, "the call the server exited in", msgs[1].Text, "LA-CAT-03", `the connection to server "proc" was lost during the call of "mcp__proc__exit"`, "the server process exited with status 4")
+	if s := h.MCP().List()[0]; s.Status != StatusStale {
+		t.Errorf("LA-CAT-03: after the exit\nExpected: status stale\n  Actual: %+v", s)
+	}
+	if _, err := h.Send(ctx, "again"); err != nil {
+		t.Fatal(err)
+	}
+	msgs = model.toolMessages()
+	if len(msgs) != 1 {
+		t.Fatalf("second run: Expected one tool message, Actual %+v", msgs)
+	}
+	if second := resultText(t, msgs[0]); second == first {
+		t.Errorf("LA-CAT-05: the next run\nExpected: a new process\n  Actual: the same pid %s", second)
+	}
+	if s := h.MCP().List()[0]; s.Status != StatusConnected {
+		t.Errorf("after reconnecting: Expected connected, Actual %+v", s)
+	}
+}
