@@ -38,7 +38,8 @@ func (a *Host) SubAgent(opts SubAgentOptions) (*Host, error) {
 	if opts.AllowedTools != nil && !a.faults.Has(fault.SubagentIgnoresAllowlist) {
 		o.AllowedTools = opts.AllowedTools
 	}
-	sub := &Host{opts: o, faults: a.faults, rootCAs: a.rootCAs, root: a, archive: &archive{faults: a.faults}}
+	// A sub-agent is the same product as its root.
+	sub := &Host{opts: o, faults: a.faults, profile: a.profile, rootCAs: a.rootCAs, root: a, archive: &archive{faults: a.faults}}
 	sub.reg = &Registry{agent: a, caller: sub, registryState: a.reg.registryState}
 	// LA-REG-17: a sub-agent shares its root's connections.
 	if a.faults.Has(fault.SubagentOwnConnections) {

@@ -63,7 +63,7 @@ func TestSubAgent(t *testing.T) {
 	if len(msgs) != 2 {
 		t.Fatalf("tool messages: Expected 2, Actual %+v", msgs)
 	}
-	contains(t, "the denied fetch", msgs[1].Text, "mcp__docs__fetch is denied by the permission policy")
+	contains(t, "the denied fetch", msgs[1].Text, "LA-SEC-03", "mcp__docs__fetch is denied by the permission policy")
 
 	wantErr(t, "a sub-agent's register()", sub.MCP().Register(ctx, "more", ServerConfig{Command: "x"}), KindUnsupported, "LA-REG-14")
 	wantErr(t, "a sub-agent's unregister()", sub.MCP().Unregister(ctx, "docs"), KindUnsupported, "LA-REG-14")
