@@ -32,7 +32,6 @@ type host struct {
 	hang      []string // capability names the handler waits on until cancelled
 	failing   []string // capability names the handler fails for
 	cancelled []string // capability names whose approval was cancelled
-	events    []adapter.Event
 	hooks     []adapter.HookEvent
 	// onHook, when set, runs inside every hook call: what a scenario's
 	// hook does (e.g. call register()).
@@ -70,9 +69,77 @@ type hostTool struct {
 
 var _ adapter.Host = (*host)(nil)
 
+var _ adapter.ArrivalRecorder = (*host)(nil)
+
+// Every callback has two parts: what it does as it arrives (it is recorded
+// in the log, takes its scripted turn, counts), and what serves it, which
+// may wait. A callback the implementation makes in process arrives when it
+// is made; one from an adapter process arrives when the runner reads it
+// ([adapter.ArrivalRecorder]), so that the log orders callbacks as the
+// implementation made them even though each is served in a goroutine of
+// its own.
+
+// servedKey is the context key of what serves an arrived callback.
+type servedKey struct{}
+
+// Arrived implements [adapter.ArrivalRecorder].
+func (h *host) Arrived(ctx context.Context, cb adapter.Callback, req any) context.Context {
+	return context.WithValue(ctx, servedKey{}, h.arrive(req))
+}
+
+// arrive does what a callback does as it arrives and returns what serves
+// it: a func(context.Context) (T, error) with the callback's result type
+// T.
+func (h *host) arrive(req any) any {
+	switch r := req.(type) {
+	case adapter.ModelRequest:
+		return h.arriveModel(r)
+	case adapter.ApprovalRequest:
+		return h.arriveApprove(r)
+	case adapter.Event:
+		return h.arriveEvent(r)
+	case adapter.HookEvent:
+		return h.arriveHook(r)
+	case adapter.ValidateRequest:
+		return h.arriveValidate(r)
+	case adapter.ExecuteRequest:
+		return h.arriveExecute(r)
+	case adapter.AuthorizeRequest:
+		return h.arriveAuthorize(r)
+	case adapter.ProviderCall:
+		return h.arriveProvider(r)
+	case adapter.PermissionRequest:
+		return h.arrivePermission(r)
+	}
+	return nil
+}
+
+// serve serves a callback: with what arrived for it when ctx carries that,
+// and otherwise by arriving now.
+func serve[T any](ctx context.Context, arrive func() any) (T, error) {
+	k, ok := ctx.Value(servedKey{}).(func(context.Context) (T, error))
+	if !ok {
+		k, ok = arrive().(func(context.Context) (T, error))
+	}
+	if !ok {
+		var zero T
+		return zero, fmt.Errorf("the runner cannot serve a %T callback", zero)
+	}
+	return k(ctx)
+}
+
+// answer serves a callback whose answer is known as it arrives.
+func answer[T any](v T, err error) func(context.Context) (T, error) {
+	return func(context.Context) (T, error) { return v, err }
+}
+
 // Model answers with the next scripted turn, or final text once the script
 // is used up.
 func (h *host) Model(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {
+	return serve[adapter.ModelResponse](ctx, func() any { return h.arriveModel(req) })
+}
+
+func (h *host) arriveModel(req adapter.ModelRequest) func(context.Context) (adapter.ModelResponse, error) {
 	h.mu.Lock()
 	h.requests = append(h.requests, req)
 	var turn modelTurn
@@ -82,22 +149,28 @@ func (h *host) Model(ctx context.Context, req adapter.ModelRequest) (adapter.Mod
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "model", Params: params})
-	resp := adapter.ModelResponse{Text: "done"}
-	if turn != nil {
-		var err error
-		if resp, err = turn(ctx, req); err != nil {
-			return resp, err
+	return func(ctx context.Context) (adapter.ModelResponse, error) {
+		resp := adapter.ModelResponse{Text: "done"}
+		if turn != nil {
+			var err error
+			if resp, err = turn(ctx, req); err != nil {
+				return resp, err
+			}
 		}
+		if len(resp.ToolCalls) == 0 {
+			add(h, &h.finals, resp.Text)
+		}
+		return resp, nil
 	}
-	if len(resp.ToolCalls) == 0 {
-		add(h, &h.finals, resp.Text)
-	}
-	return resp, nil
 }
 
 // Approve allows everything except the capabilities scripted to be
 // denied, or to wait until the approval is cancelled (its signal).
 func (h *host) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapter.Decision, error) {
+	return serve[adapter.Decision](ctx, func() any { return h.arriveApprove(req) })
+}
+
+func (h *host) arriveApprove(req adapter.ApprovalRequest) func(context.Context) (adapter.Decision, error) {
 	h.mu.Lock()
 	h.approvals = append(h.approvals, req)
 	deny := slices.Contains(h.denied, req.Name)
@@ -106,67 +179,87 @@ func (h *host) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapte
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "approval", Server: req.Server, Params: params})
-	if hang {
-		<-ctx.Done()
-		h.mu.Lock()
-		h.cancelled = append(h.cancelled, req.Name)
-		h.mu.Unlock()
-		h.log.Append(record.Record{Kind: record.KindHost, Method: "approval-cancelled", Server: req.Server, Params: params})
-		return adapter.Deny, ctx.Err()
+	switch {
+	case hang:
+		return func(ctx context.Context) (adapter.Decision, error) {
+			<-ctx.Done()
+			h.mu.Lock()
+			h.cancelled = append(h.cancelled, req.Name)
+			h.mu.Unlock()
+			h.log.Append(record.Record{Kind: record.KindHost, Method: "approval-cancelled", Server: req.Server, Params: params})
+			return adapter.Deny, ctx.Err()
+		}
+	case fail:
+		return answer(adapter.Deny, errors.New("the scenario's approval handler fails"))
+	case deny:
+		return answer(adapter.Deny, nil)
 	}
-	if fail {
-		return adapter.Deny, errors.New("the scenario's approval handler fails")
-	}
-	if deny {
-		return adapter.Deny, nil
-	}
-	return adapter.Allow, nil
+	return answer(adapter.Allow, nil)
 }
 
 // Permission is the scenario's Blade permission callback: it answers as
 // scripted, "ask" by default.
 func (h *host) Permission(ctx context.Context, req adapter.PermissionRequest) (string, error) {
+	return serve[string](ctx, func() any { return h.arrivePermission(req) })
+}
+
+func (h *host) arrivePermission(req adapter.PermissionRequest) func(context.Context) (string, error) {
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "permission", Params: params})
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.permissions = append(h.permissions, req)
 	if d, ok := h.permits[req.ToolName]; ok {
-		return d, nil
+		return answer(d, nil)
 	}
 	if h.permitDefault != "" {
-		return h.permitDefault, nil
+		return answer(h.permitDefault, nil)
 	}
-	return "ask", nil
+	return answer("ask", nil)
 }
 
 // Event records an event, in the world's log too, so that it is ordered
 // with what the fakes observed.
 func (h *host) Event(ctx context.Context, ev adapter.Event) {
-	h.mu.Lock()
-	h.events = append(h.events, ev)
-	h.mu.Unlock()
+	_, _ = serve[struct{}](ctx, func() any { return h.arriveEvent(ev) })
+}
+
+// The log is the only record of events (allEvents): an adapter may send
+// thousands of them, and each as large as a line.
+func (h *host) arriveEvent(ev adapter.Event) func(context.Context) (struct{}, error) {
 	params, _ := json.Marshal(ev)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "event", Params: params})
+	return answer(struct{}{}, nil)
 }
 
 // Hook records a hook call and runs the scenario's hook action.
 func (h *host) Hook(ctx context.Context, ev adapter.HookEvent) error {
+	_, err := serve[struct{}](ctx, func() any { return h.arriveHook(ev) })
+	return err
+}
+
+func (h *host) arriveHook(ev adapter.HookEvent) func(context.Context) (struct{}, error) {
 	h.mu.Lock()
 	h.hooks = append(h.hooks, ev)
 	act := h.onHook
 	h.mu.Unlock()
 	params, _ := json.Marshal(ev)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "hook", Params: params})
-	if act != nil {
-		act(ctx, ev)
+	return func(ctx context.Context) (struct{}, error) {
+		if act != nil {
+			act(ctx, ev)
+		}
+		return struct{}{}, nil
 	}
-	return nil
 }
 
 // Validate is the validate() of a host tool's standard schema: it checks
 // the input against the tool's JSON Schema.
 func (h *host) Validate(ctx context.Context, req adapter.ValidateRequest) ([]string, error) {
+	return serve[[]string](ctx, func() any { return h.arriveValidate(req) })
+}
+
+func (h *host) arriveValidate(req adapter.ValidateRequest) func(context.Context) ([]string, error) {
 	h.mu.Lock()
 	t := h.tools[req.Tool]
 	if t != nil {
@@ -176,20 +269,24 @@ func (h *host) Validate(ctx context.Context, req adapter.ValidateRequest) ([]str
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "validate", Params: params})
 	if t == nil || t.validator == nil {
-		return nil, fmt.Errorf("the host has no tool %q with a standard schema", req.Tool)
+		return answer[[]string](nil, fmt.Errorf("the host has no tool %q with a standard schema", req.Tool))
 	}
 	var v any
 	if err := json.Unmarshal(req.Input, &v); err != nil {
-		return []string{"the input is not JSON: " + err.Error()}, nil
+		return answer([]string{"the input is not JSON: " + err.Error()}, nil)
 	}
 	if err := t.validator.Validate(v); err != nil {
-		return []string{err.Error()}, nil
+		return answer([]string{err.Error()}, nil)
 	}
-	return nil, nil
+	return answer[[]string](nil, nil)
 }
 
 // Execute runs a host tool: it returns the tool's scripted result.
 func (h *host) Execute(ctx context.Context, req adapter.ExecuteRequest) (json.RawMessage, error) {
+	return serve[json.RawMessage](ctx, func() any { return h.arriveExecute(req) })
+}
+
+func (h *host) arriveExecute(req adapter.ExecuteRequest) func(context.Context) (json.RawMessage, error) {
 	h.mu.Lock()
 	t := h.tools[req.Tool]
 	if t != nil {
@@ -198,22 +295,24 @@ func (h *host) Execute(ctx context.Context, req adapter.ExecuteRequest) (json.Ra
 	h.mu.Unlock()
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "execute", Params: params})
-	defer h.log.Append(record.Record{Kind: record.KindHost, Method: "execute-end", Params: params})
-	if t == nil {
-		return nil, fmt.Errorf("the host has no tool %q", req.Tool)
-	}
-	h.mu.Lock()
-	latch, result := t.latch, t.result
-	h.mu.Unlock()
-	if latch != "" {
-		if err := h.log.WaitLatch(ctx, record.Record{Server: "host", Instance: "host", Method: latch}); err != nil {
-			return nil, err
+	return func(ctx context.Context) (json.RawMessage, error) {
+		defer h.log.Append(record.Record{Kind: record.KindHost, Method: "execute-end", Params: params})
+		if t == nil {
+			return nil, fmt.Errorf("the host has no tool %q", req.Tool)
 		}
+		h.mu.Lock()
+		latch, result := t.latch, t.result
+		h.mu.Unlock()
+		if latch != "" {
+			if err := h.log.WaitLatch(ctx, record.Record{Server: "host", Instance: "host", Method: latch}); err != nil {
+				return nil, err
+			}
+		}
+		if result == nil {
+			return json.RawMessage(`"ok"`), nil
+		}
+		return result, nil
 	}
-	if result == nil {
-		return json.RawMessage(`"ok"`), nil
-	}
-	return result, nil
 }
 
 // script adds fixed model turns.
@@ -239,8 +338,17 @@ func (h *host) scriptNext(t modelTurn) {
 // hookEvents returns the hook calls so far.
 func (h *host) hookEvents() []adapter.HookEvent { return snapshot(h, &h.hooks) }
 
-// allEvents returns the events so far.
-func (h *host) allEvents() []adapter.Event { return snapshot(h, &h.events) }
+// allEvents returns the events so far, from the log.
+func (h *host) allEvents() []adapter.Event {
+	var out []adapter.Event
+	for _, r := range hostRecordsOf(h.log.Records(), "event") {
+		var ev adapter.Event
+		if json.Unmarshal(r.Params, &ev) == nil {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
 
 // deny makes the approval handler deny a capability.
 func (h *host) deny(name string) { add(h, &h.denied, name) }
@@ -253,10 +361,8 @@ func (h *host) approvalRequests() []adapter.ApprovalRequest { return snapshot(h,
 
 // errorEvents returns the error events about server alias.
 func (h *host) errorEvents(alias string) []adapter.Event {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	var out []adapter.Event
-	for _, e := range h.events {
+	for _, e := range h.allEvents() {
 		if e.Type == "error" && e.Server == alias {
 			out = append(out, e)
 		}

@@ -123,8 +123,19 @@ func (o *hostOAuth) withProvider(name string, f func(p *providerStore) error) er
 
 // Provider answers one call of a provider method.
 func (h *host) Provider(ctx context.Context, call adapter.ProviderCall) (json.RawMessage, error) {
+	return serve[json.RawMessage](ctx, func() any { return h.arriveProvider(call) })
+}
+
+// arriveProvider answers a provider call as it arrives: the provider's
+// storage changes in the order the implementation called it.
+func (h *host) arriveProvider(call adapter.ProviderCall) func(context.Context) (json.RawMessage, error) {
 	params, _ := json.Marshal(call)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "provider", Params: params})
+	return answer(h.provide(call))
+}
+
+// provide answers one call of a provider method.
+func (h *host) provide(call adapter.ProviderCall) (json.RawMessage, error) {
 	o := &h.oauth
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -190,12 +201,26 @@ func (h *host) Provider(ctx context.Context, call adapter.ProviderCall) (json.Ra
 // Authorize plays the host's authorize(url, {signal}) as the scenario
 // scripts it.
 func (h *host) Authorize(ctx context.Context, req adapter.AuthorizeRequest) (string, error) {
+	return serve[string](ctx, func() any { return h.arriveAuthorize(req) })
+}
+
+func (h *host) arriveAuthorize(req adapter.AuthorizeRequest) func(context.Context) (string, error) {
 	params, _ := json.Marshal(req)
 	h.log.Append(record.Record{Kind: record.KindHost, Method: "authorize", Server: req.Server, Params: params})
 	o := &h.oauth
 	o.mu.Lock()
 	mode, login, replay, check := o.mode, o.login, o.replayFirst, o.portCheck
 	o.mu.Unlock()
+	return func(ctx context.Context) (string, error) {
+		return h.authorize(ctx, req, params, mode, login, replay, check)
+	}
+}
+
+// authorize is the user's side of an authorize() call, as the scenario
+// scripted it when the call arrived.
+func (h *host) authorize(ctx context.Context, req adapter.AuthorizeRequest, params json.RawMessage, mode authorizeMode,
+	login func(context.Context, string) (string, error), replay, check bool) (string, error) {
+	o := &h.oauth
 	if check {
 		h.checkRedirectPort(req.URL)
 	}

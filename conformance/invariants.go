@@ -466,9 +466,16 @@ func callKey(tool string, args json.RawMessage) string {
 	return tool + " " + string(b)
 }
 
-// checkLeftovers waits, bounded, for every fake process to exit once the
-// adapter is closed, and records those that outlive the scenario.
+// checkLeftovers records what the adapter process left running when it
+// exited (its Close killed them), then waits, bounded, for every fake
+// process to exit once the adapter is closed, and records those that
+// outlive the scenario.
 func (w *world) checkLeftovers(ctx context.Context) {
+	for _, l := range w.adapterLeft {
+		w.leftovers = append(w.leftovers, finding{invariant: "no process outlives the scenario", rule: w.reapRule(),
+			expected: "no process left running once the adapter process has exited",
+			actual:   fmt.Sprintf("process %d (%s) was still running; the runner killed it", l.PID, strings.Join(l.Argv, " "))})
+	}
 	if len(liveProcesses(w.log.Records(), "")) == 0 {
 		return
 	}
@@ -487,6 +494,16 @@ func (w *world) checkLeftovers(ctx context.Context) {
 			expected: "every process the implementation started has exited within 5 s of the end of the scenario",
 			actual:   fmt.Sprintf("process %d of %q was still running", pid, server)})
 	}
+}
+
+// leftoverLines names what the adapter process left running, for the
+// evidence.
+func (w *world) leftoverLines() []string {
+	var out []string
+	for _, l := range w.adapterLeft {
+		out = append(out, l.String())
+	}
+	return out
 }
 
 // reapRule is the rule that closing reclaims child processes.

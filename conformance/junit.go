@@ -52,6 +52,14 @@ func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(ms)/1000) }
 // because the suite itself is incomplete; a skip names its reason.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	doc := junitSuites{Name: "mcpconform " + r.Target.Name}
+	if r.Error != nil {
+		// The run never started: one error, so that CI shows a broken
+		// adapter and not an empty, green suite.
+		doc.Suites = append(doc.Suites, junitSuite{Name: "target", Tests: 1, Errors: 1, Time: seconds(0), Cases: []junitCase{{
+			Name: "the target starts and completes the handshake", Classname: "target", Time: seconds(0),
+			Error: &junitProblem{Message: firstLine(r.Error.Message), Type: "target", Body: r.Error.Message + "\n  " + strings.Join(r.Error.Evidence, "\n  ")},
+		}}})
+	}
 	index := map[string]int{}
 	var total int64
 	for _, s := range r.Scenarios {
@@ -72,8 +80,8 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			detail += "\nwire log:\n  " + strings.Join(s.Evidence, "\n  ")
 		}
 		switch s.Status {
-		case StatusFailed:
-			c.Failure = &junitProblem{Message: firstLine(s.Error), Type: "failed", Body: detail}
+		case StatusFailed, StatusFlaky:
+			c.Failure = &junitProblem{Message: firstLine(s.Error), Type: string(s.Status), Body: detail}
 			suite.Failures++
 		case StatusUndefined, StatusPending:
 			c.Error = &junitProblem{Message: firstLine(s.Error), Type: string(s.Status), Body: detail}

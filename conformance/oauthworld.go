@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -154,16 +153,15 @@ func (w *world) login(ctx context.Context, authURL string) (string, error) {
 
 // redirectURL is the redirect URL of the host's providers: a loopback
 // port nothing listens on (the host's authorize() reads the callback from
-// the authorization server's redirect itself).
+// the authorization server's redirect itself), and none of the fakes will
+// (quietPort).
 func (w *world) redirectURL() (string, error) {
 	if w.redirect == "" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		u, err := quietURL("/oauth/callback")
 		if err != nil {
 			return "", err
 		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
-		w.redirect = fmt.Sprintf("http://127.0.0.1:%d/oauth/callback", port)
+		w.redirect = u
 	}
 	return w.redirect, nil
 }

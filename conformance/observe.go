@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // What the world sees of an implementation, whatever the steps look at:
@@ -36,6 +38,15 @@ type observations struct {
 type surface struct {
 	where string
 	text  string
+	raw   []byte // or the text as bytes, not copied: a host record's params
+}
+
+// content is the surface's text, as bytes.
+func (sf surface) content() []byte {
+	if sf.raw != nil {
+		return sf.raw
+	}
+	return []byte(sf.text)
 }
 
 // show records a value the implementation showed its host.
@@ -61,12 +72,31 @@ func (o *observations) effect() {
 // produced. It returns err.
 func (o *observations) failure(op string, err error) error {
 	if err != nil && !adapter.IsFailure(err) {
-		o.show("the error of "+op, err.Error())
+		o.show("the error of "+op, err.Error()) // whole: the sweep reads all of it
 		if adapter.KindOf(err) != adapter.KindInternal {
 			o.effect()
 		}
 	}
-	return err
+	return capError(err)
+}
+
+// capError bounds the message of an error from the implementation or its
+// adapter (whatever its size, only its kind is compared), keeping its
+// kind, rule and type: steps quote it into failures, which godog keeps
+// until the run ends. Errors of a sensible size are returned as they are.
+func capError(err error) error {
+	if err == nil || len(err.Error()) <= safetext.Message {
+		return err
+	}
+	var f *adapter.Failure
+	var e *adapter.Error
+	switch {
+	case errors.As(err, &f):
+		return &adapter.Failure{Op: safetext.Cap(f.Op, safetext.Field), Reason: safetext.Cap(f.Reason, safetext.Message)}
+	case errors.As(err, &e):
+		return &adapter.Error{Kind: e.Kind, Rule: safetext.Cap(e.Rule, safetext.Field), Message: safetext.Cap(e.Message, safetext.Message)}
+	}
+	return errors.New(safetext.Cap(err.Error(), safetext.Message))
 }
 
 // config records a server entry or configuration text handed to the
@@ -310,74 +340,94 @@ func (v *hostView) late(what string, params any) bool {
 // errAfterClose answers a callback that came after close().
 var errAfterClose = adapter.Errorf(adapter.KindClosed, "the agent was closed: its host takes no more calls")
 
+var _ adapter.ArrivalRecorder = (*hostView)(nil)
+
+// Arrived implements [adapter.ArrivalRecorder]: a callback is late when
+// it arrives after close() returned, whenever it is served.
+func (v *hostView) Arrived(ctx context.Context, cb adapter.Callback, req any) context.Context {
+	return context.WithValue(ctx, servedKey{}, v.arrive(cb, req))
+}
+
+// lateNames name the callbacks that must not come after close(). A
+// provider is the host's storage, which outlives the agent: its calls are
+// never late.
+var lateNames = map[adapter.Callback]string{
+	adapter.CallModel: "a model request", adapter.CallApprove: "an approval request", adapter.CallEvent: "an event",
+	adapter.CallHook: "a hook", adapter.CallValidate: "a validate() call", adapter.CallExecute: "an execute() call",
+	adapter.CallAuthorize: "an authorize() call", adapter.CallPermission: "a permission callback",
+}
+
+// arrive is the host's arrive, unless the callback is late: then it is
+// recorded as late and refused.
+func (v *hostView) arrive(cb adapter.Callback, req any) any {
+	if what, ok := lateNames[cb]; !ok || !v.late(what, req) {
+		return v.h.arrive(req)
+	}
+	switch req.(type) {
+	case adapter.ModelRequest:
+		return answer(adapter.ModelResponse{}, errAfterClose)
+	case adapter.ApprovalRequest:
+		return answer(adapter.Deny, errAfterClose)
+	case adapter.Event:
+		return answer(struct{}{}, nil)
+	case adapter.HookEvent:
+		return answer(struct{}{}, errAfterClose)
+	case adapter.ValidateRequest:
+		return answer[[]string](nil, errAfterClose)
+	case adapter.ExecuteRequest:
+		return answer[json.RawMessage](nil, errAfterClose)
+	case adapter.AuthorizeRequest:
+		return answer("", errAfterClose)
+	case adapter.PermissionRequest:
+		return answer("deny", errAfterClose)
+	}
+	return nil
+}
+
 // Model implements [adapter.Host].
 func (v *hostView) Model(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {
-	if v.late("a model request", req) {
-		return adapter.ModelResponse{}, errAfterClose
-	}
-	return v.h.Model(ctx, req)
+	return serve[adapter.ModelResponse](ctx, func() any { return v.arrive(adapter.CallModel, req) })
 }
 
 // Approve implements [adapter.Host].
 func (v *hostView) Approve(ctx context.Context, req adapter.ApprovalRequest) (adapter.Decision, error) {
-	if v.late("an approval request", req) {
-		return adapter.Deny, errAfterClose
-	}
-	return v.h.Approve(ctx, req)
+	return serve[adapter.Decision](ctx, func() any { return v.arrive(adapter.CallApprove, req) })
 }
 
 // Event implements [adapter.Host].
 func (v *hostView) Event(ctx context.Context, ev adapter.Event) {
-	if v.late("an event", ev) {
-		return
-	}
-	v.h.Event(ctx, ev)
+	_, _ = serve[struct{}](ctx, func() any { return v.arrive(adapter.CallEvent, ev) })
 }
 
 // Hook implements [adapter.Host].
 func (v *hostView) Hook(ctx context.Context, ev adapter.HookEvent) error {
-	if v.late("a hook", ev) {
-		return errAfterClose
-	}
-	return v.h.Hook(ctx, ev)
+	_, err := serve[struct{}](ctx, func() any { return v.arrive(adapter.CallHook, ev) })
+	return err
 }
 
 // Validate implements [adapter.Host].
 func (v *hostView) Validate(ctx context.Context, req adapter.ValidateRequest) ([]string, error) {
-	if v.late("a validate() call", req) {
-		return nil, errAfterClose
-	}
-	return v.h.Validate(ctx, req)
+	return serve[[]string](ctx, func() any { return v.arrive(adapter.CallValidate, req) })
 }
 
 // Execute implements [adapter.Host].
 func (v *hostView) Execute(ctx context.Context, req adapter.ExecuteRequest) (json.RawMessage, error) {
-	if v.late("an execute() call", req) {
-		return nil, errAfterClose
-	}
-	return v.h.Execute(ctx, req)
+	return serve[json.RawMessage](ctx, func() any { return v.arrive(adapter.CallExecute, req) })
 }
 
 // Authorize implements [adapter.Host].
 func (v *hostView) Authorize(ctx context.Context, req adapter.AuthorizeRequest) (string, error) {
-	if v.late("an authorize() call", req) {
-		return "", errAfterClose
-	}
-	return v.h.Authorize(ctx, req)
+	return serve[string](ctx, func() any { return v.arrive(adapter.CallAuthorize, req) })
 }
 
-// Provider implements [adapter.Host]. A provider is the host's storage,
-// which outlives the agent; only calls that start a flow count as late.
+// Provider implements [adapter.Host].
 func (v *hostView) Provider(ctx context.Context, call adapter.ProviderCall) (json.RawMessage, error) {
-	return v.h.Provider(ctx, call)
+	return serve[json.RawMessage](ctx, func() any { return v.arrive(adapter.CallProvider, call) })
 }
 
 // Permission implements [adapter.Host].
 func (v *hostView) Permission(ctx context.Context, req adapter.PermissionRequest) (string, error) {
-	if v.late("a permission callback", req) {
-		return "deny", errAfterClose
-	}
-	return v.h.Permission(ctx, req)
+	return serve[string](ctx, func() any { return v.arrive(adapter.CallPermission, req) })
 }
 
 // jsonText is v as JSON text without HTML escaping, so that planted

@@ -51,6 +51,10 @@ type Options struct {
 	// Features replaces the embedded suite with another tree of feature
 	// files, run with the same steps (for extra suites and self-tests).
 	Features fs.FS
+	// Repeat runs every selected scenario this many times, side by side;
+	// a scenario whose verdict is not the same every time is
+	// [StatusFlaky], which fails the run. 0 means 1.
+	Repeat int
 	// TimeoutMultiplier scales every step deadline and every real-time
 	// budget a scenario allows ("that took less than 2 seconds"), for slow
 	// machines and slow adapters; 0 means 1. Windows in which something
@@ -90,6 +94,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
+	}
+	if o.Repeat <= 0 {
+		o.Repeat = 1
 	}
 	if o.TimeoutMultiplier < 0 || o.TimeoutMultiplier > 100 {
 		return o, &UsageError{Msg: fmt.Sprintf("the timeout multiplier %v is out of range (more than 0, at most 100)", o.TimeoutMultiplier)}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -20,6 +21,10 @@ const (
 	StatusSkipped   Status = "skipped"
 	StatusUndefined Status = "undefined"
 	StatusPending   Status = "pending"
+	// StatusFlaky: with [Options.Repeat], the scenario's repetitions did
+	// not all have the same verdict. It is a failure, which fails the run
+	// unless the baseline expects it.
+	StatusFlaky Status = "flaky"
 )
 
 // Report is the outcome of [Run]. Its JSON form is the report.json of
@@ -28,13 +33,19 @@ type Report struct {
 	Schema int        `json:"schema"`
 	Tool   ToolInfo   `json:"tool"`
 	Target TargetInfo `json:"target"`
-	// Verdict is "pass", "fail", or "inconclusive" when no selected
-	// scenario ran ([Report.Inconclusive]).
+	// Verdict is "pass", "fail", "inconclusive" when no selected
+	// scenario ran ([Report.Inconclusive]), or "error" when the target
+	// could not be started or failed its handshake ([Report.Error]).
 	Verdict string `json:"verdict"`
+	// Error says why the run could not start, when the target could not
+	// be started or failed its handshake: then no scenario ran.
+	Error *RunError `json:"error,omitempty"`
 	// Strict says SHOULD-level failures fail the run too.
 	Strict bool `json:"strict,omitempty"`
 	// Shard is the part of the selection the run was ("2/3"), if any.
 	Shard string `json:"shard,omitempty"`
+	// Repeat is how many times every scenario ran ([Options.Repeat]).
+	Repeat int `json:"repeat,omitempty"`
 	// StaleBaseline lists the baseline entries whose scenarios all passed:
 	// each fails the run until it is removed from the baseline.
 	StaleBaseline []string         `json:"staleBaseline,omitempty"`
@@ -42,6 +53,15 @@ type Report struct {
 	Scenarios     []ScenarioResult `json:"scenarios"`
 
 	baseline *Baseline
+}
+
+// RunError is why a run could not start.
+type RunError struct {
+	// Message is the target's error.
+	Message string `json:"message"`
+	// Evidence is what the runner saw of the target: an adapter's command,
+	// why its connection ended, its last messages, its stderr's tail.
+	Evidence []string `json:"evidence,omitempty"`
 }
 
 // ToolInfo identifies the harness.
@@ -66,8 +86,11 @@ type Summary struct {
 	Skipped   int `json:"skipped"`
 	Undefined int `json:"undefined"`
 	Pending   int `json:"pending"`
-	// Unexpected failures fail the run: failed, undefined or pending
-	// scenarios the baseline does not expect, at a level that fails.
+	// Unstable are the scenarios of status flaky: with [Options.Repeat],
+	// their repetitions did not all have the same verdict.
+	Unstable int `json:"unstable,omitempty"`
+	// Unexpected failures fail the run: failed, undefined, pending or
+	// flaky scenarios the baseline does not expect, at a level that fails.
 	Unexpected int `json:"unexpectedFailures"`
 	// Expected failures are failures the baseline lists.
 	Expected int `json:"expectedFailures"`
@@ -116,28 +139,33 @@ type ScenarioResult struct {
 	Evidence []string `json:"evidence,omitempty"`
 	// Warnings are findings that do not fail the scenario: an invariant
 	// that the system's own document leaves advisory (X-19).
-	Warnings   []string `json:"warnings,omitempty"`
-	DurationMs int64    `json:"durationMs"`
+	Warnings []string `json:"warnings,omitempty"`
+	// Repetitions are the verdicts of every repetition, in order, with
+	// [Options.Repeat]; DurationMs is then the longest.
+	Repetitions []Status `json:"repetitions,omitempty"`
+	DurationMs  int64    `json:"durationMs"`
+
+	sealed bool // seal ran
 }
 
-// failing reports whether the scenario did not pass: failed, undefined or
-// pending.
+// failing reports whether the scenario did not pass: failed, undefined,
+// pending or flaky.
 func (s ScenarioResult) failing() bool {
-	return s.Status == StatusFailed || s.Status == StatusUndefined || s.Status == StatusPending
+	return s.Status == StatusFailed || s.Status == StatusUndefined || s.Status == StatusPending || s.Status == StatusFlaky
 }
 
 // OK reports whether the run passes: no unexpected failure, no baseline
 // entry gone stale, and something ran.
 func (r *Report) OK() bool {
 	s := r.Summary
-	return s.Unexpected == 0 && s.UnexpectedPasses == 0 && len(r.StaleBaseline) == 0 && r.Inconclusive() == ""
+	return r.Error == nil && s.Unexpected == 0 && s.UnexpectedPasses == 0 && len(r.StaleBaseline) == 0 && r.Inconclusive() == ""
 }
 
 // Inconclusive says why a run has no verdict, or "" when it has one:
 // every selected scenario was skipped, so nothing was tested.
 func (r *Report) Inconclusive() string {
 	s := r.Summary
-	if s.Passed+s.Failed+s.Undefined+s.Pending > 0 {
+	if r.Error != nil || s.Passed+s.Failed+s.Undefined+s.Pending+s.Unstable > 0 {
 		return ""
 	}
 	reasons := map[string]int{}
@@ -151,6 +179,62 @@ func (r *Report) Inconclusive() string {
 		}
 	}
 	return fmt.Sprintf("no verdict: all %d selected scenarios were skipped, so nothing was tested (%d of them because %s)", len(r.Scenarios), n, top)
+}
+
+// Bounds on what a result keeps of text that came from outside (package
+// safetext caps and escapes it).
+const (
+	maxErrorBytes    = 2 * safetext.Message // a result's error: the failing step's Expected and Actual, or the invariants
+	maxEvidenceLines = 200                  // lines of evidence, each at most safetext.Field bytes
+)
+
+// seal bounds and escapes everything a result copied from the adapter,
+// the implementation or the fakes, before anything shows it: the text
+// report, report.json, JUnit and the progress lines all read sealed
+// results only.
+func (s *ScenarioResult) seal() {
+	if s.sealed {
+		return
+	}
+	s.sealed = true
+	s.Name = safetext.Line(s.Name, safetext.Field)
+	s.Step = safetext.Line(s.Step, safetext.Field)
+	s.Error = safetext.Text(s.Error, maxErrorBytes)
+	s.Evidence = sealLines(s.Evidence, maxEvidenceLines)
+	for i, w := range s.Warnings {
+		s.Warnings[i] = safetext.Text(w, safetext.Message)
+	}
+}
+
+// sealLines caps and escapes lines of evidence, keeping at most n: the
+// last ones, after a line that says how many were left out.
+func sealLines(lines []string, n int) []string {
+	if lines == nil {
+		return nil
+	}
+	var out []string
+	if len(lines) > n {
+		out = append(out, fmt.Sprintf("… %d earlier lines left out", len(lines)-n))
+		lines = lines[len(lines)-n:]
+	}
+	for _, l := range lines {
+		out = append(out, safetext.Line(l, safetext.Field))
+	}
+	return out
+}
+
+// sealTarget bounds and escapes what the adapter said about itself.
+func sealTarget(t TargetInfo) TargetInfo {
+	t.Name = safetext.Line(t.Name, safetext.Field)
+	t.Version = safetext.Line(t.Version, safetext.Field)
+	t.Adapter = safetext.Line(t.Adapter, safetext.Field)
+	for i, v := range t.Systems {
+		t.Systems[i] = safetext.Line(v, safetext.Field)
+	}
+	for i, v := range t.Capabilities {
+		t.Capabilities[i] = safetext.Line(v, safetext.Field)
+	}
+	return t
 }
 
 // levelOf is the level of a scenario checking rules.
@@ -182,6 +266,8 @@ func (r *Report) count() {
 			r.Summary.Undefined++
 		case StatusPending:
 			r.Summary.Pending++
+		case StatusFlaky:
+			r.Summary.Unstable++
 		}
 		if r.baseline != nil {
 			s.Baseline, s.BaselineReason = "", ""
@@ -214,6 +300,8 @@ func (r *Report) count() {
 		r.StaleBaseline = r.staleEntries()
 	}
 	switch {
+	case r.Error != nil:
+		r.Verdict = "error"
 	case r.Inconclusive() != "":
 		r.Verdict = "inconclusive"
 	case r.OK():

@@ -15,21 +15,27 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/internal/safetext"
+	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
 // Run runs the selected scenarios of the suite against opts.Target and
 // returns the report. Every scenario gets a fresh world; scenarios run
-// concurrently. An error means the run could not happen at all (bad
-// options, an empty selection, a target that cannot describe itself); a
-// failing implementation is a report with failures, not an error.
+// concurrently. An error means the run could not happen at all: bad
+// options or an empty selection (a [*UsageError], and no report), or a
+// target that cannot be started or describe itself (a [*TargetError],
+// with a report that says so and holds no scenario). A failing
+// implementation is a report with failures, not an error.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
+	// The scratch directories of runs that were killed go first.
+	_, _ = scratch.Sweep()
 	info, err := opts.Target.Info(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("conformance: the target cannot describe itself: %w", err)
+		return targetFailed(opts, err)
 	}
 	if len(info.Systems) == 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
@@ -50,7 +56,16 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	r := &runner{opts: opts, info: info, byKey: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
 	for _, s := range selected {
-		r.byKey[s.key()] = s
+		if opts.Repeat == 1 {
+			r.byKey[s.key()] = s
+			continue
+		}
+		for k := 1; k <= opts.Repeat; k++ {
+			r.byKey[repeatedKey(s.key(), k)] = s
+		}
+	}
+	if opts.Repeat > 1 {
+		fsys, dirs = repeatFS{base: fsys, n: opts.Repeat}, repeatDirs(dirs, opts.Repeat)
 	}
 	suite := godog.TestSuite{
 		Name:                "mcpconform",
@@ -67,19 +82,44 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	rep := &Report{
 		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion}, Strict: opts.Strict, Shard: opts.Shard.String(), baseline: opts.Baseline,
-		Target: TargetInfo{Name: info.Implementation.Name, Version: info.Implementation.Version,
-			Adapter: info.Name + " " + info.Version, Systems: stringsOf(info.Systems), Capabilities: stringsOf(info.Capabilities)},
+		Target: sealTarget(TargetInfo{Name: info.Implementation.Name, Version: info.Implementation.Version,
+			Adapter: info.Name + " " + info.Version, Systems: stringsOf(info.Systems), Capabilities: stringsOf(info.Capabilities)}),
+		Scenarios: r.repeated(selected),
 	}
-	for _, s := range selected {
-		res, ok := r.results[s.ID]
-		if !ok {
-			res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules,
-				Status: StatusFailed, Error: "the scenario did not run (was the run cancelled?)"}
-		}
-		rep.Scenarios = append(rep.Scenarios, *res)
+	if opts.Repeat > 1 {
+		rep.Repeat = opts.Repeat
 	}
 	rep.count()
 	return rep, nil
+}
+
+// TargetError is a target that could not be started or failed its
+// handshake: a broken adapter, not a failing implementation.
+type TargetError struct {
+	Err error
+}
+
+// Error implements the error interface.
+func (e *TargetError) Error() string {
+	return "conformance: the target cannot describe itself: " + e.Err.Error()
+}
+
+// Unwrap returns the target's error.
+func (e *TargetError) Unwrap() error { return e.Err }
+
+// targetFailed is the report of a run whose target could not describe
+// itself.
+func targetFailed(opts Options, err error) (*Report, error) {
+	te := &TargetError{Err: err}
+	re := &RunError{Message: safetext.Text(te.Error(), maxErrorBytes)}
+	var d adapter.Diagnoser
+	if errors.As(err, &d) {
+		re.Evidence = sealLines(d.Diagnostics(), maxEvidenceLines)
+	}
+	rep := &Report{Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion}, Error: re, Scenarios: []ScenarioResult{},
+		Target: TargetInfo{Systems: []string{}, Capabilities: []string{}}}
+	rep.count()
+	return rep, te
 }
 
 // selection returns the scenarios a run selects, and the godog tag
@@ -167,7 +207,8 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 
 	sc.Before(func(ctx context.Context, pk *godog.Scenario) (context.Context, error) {
 		start = time.Now()
-		s, ok := r.byKey[pickleKey(pk)]
+		key := pickleKey(pk) // a repetition's own
+		s, ok := r.byKey[key]
 		if !ok {
 			return ctx, godog.ErrSkip // outside the IDs or the shard
 		}
@@ -176,7 +217,7 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 		}
 		res = &ScenarioResult{ID: s.ID, Name: s.Name, Feature: s.Feature, Line: s.Line, Rules: s.Rules, Status: StatusPassed}
 		r.mu.Lock()
-		r.results[s.ID] = res
+		r.results[key] = res
 		r.worlds[w] = true
 		r.mu.Unlock()
 		if reason := r.skipReason(s); reason != "" {
@@ -252,7 +293,10 @@ func (r *runner) stepDone(w *world, res *ScenarioResult, st *godog.Step, status 
 	case godog.StepFailed, godog.StepAmbiguous:
 		res.Status, res.Step = StatusFailed, st.Text
 		res.Error = fmt.Sprintf("step %q: %v", st.Text, err)
-		res.Evidence = w.evidence()
+		// The wire log as the step failed; what the adapter says about
+		// itself is added once it is closed and its output read to the end.
+		res.Evidence = w.recordTail()
+		w.diagnose = true
 	case godog.StepUndefined:
 		res.Status, res.Step, res.Error = StatusUndefined, st.Text, fmt.Sprintf("undefined step %q", st.Text)
 	case godog.StepPending:
@@ -268,6 +312,23 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 		w.beforeTeardown(context.Background())
 	}
 	w.close(check)
+	if res != nil && res.Status == StatusPassed && w.fault != nil {
+		// The adapter broke the protocol or flooded the runner after its
+		// last answer: its failure, whatever the steps saw.
+		res.Status, res.Step, res.Error = StatusFailed, "the adapter", w.fault.Error()
+		res.Evidence = w.evidence()
+		check = false
+	}
+	if res != nil && w.diagnose {
+		res.Evidence = append(res.Evidence, w.adapterDiagnostics()...)
+	}
+	if res != nil && res.Status != StatusPassed && res.Status != StatusSkipped {
+		for _, l := range w.leftoverLines() {
+			if !slices.Contains(res.Evidence, l) {
+				res.Evidence = append(res.Evidence, l)
+			}
+		}
+	}
 	if check {
 		failures, warnings := w.invariantFindings()
 		for _, f := range warnings {
@@ -283,9 +344,13 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 			res.Evidence = w.evidence()
 		}
 	}
+	if res != nil {
+		res.seal()
+	}
 	if res != nil && res.failing() && r.opts.EvidenceDir != "" && w.log != nil {
 		w.writeEvidence(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)), *res)
 	}
+	w.release()
 	r.mu.Lock()
 	delete(r.worlds, w)
 	r.mu.Unlock()
@@ -315,6 +380,11 @@ func (r *runner) closeLeftovers() {
 // evidence is the tail of the world's record log and what the adapter can
 // say about itself, for a failure report.
 func (w *world) evidence() []string {
+	return append(w.recordTail(), w.adapterDiagnostics()...)
+}
+
+// recordTail describes the last records of the world's log.
+func (w *world) recordTail() []string {
 	var out []string
 	if w.log != nil {
 		rs := w.log.Records()
@@ -325,8 +395,16 @@ func (w *world) evidence() []string {
 			out = append(out, describe(rec))
 		}
 	}
+	return out
+}
+
+// adapterDiagnostics is what the adapter can say about itself: an adapter
+// process's command, why its connection ended, its last messages and its
+// stderr's tail.
+func (w *world) adapterDiagnostics() []string {
+	var out []string
 	if d, ok := w.adapter.(adapter.Diagnoser); ok {
 		out = append(out, d.Diagnostics()...)
 	}
-	return out
+	return append(out, w.startDiagnostics...)
 }

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -196,18 +197,26 @@ func (w *world) secretSweep(surfaces []surface) []finding {
 // sweep returns a finding for every secret found on one of the surfaces,
 // as it is or JSON-escaped.
 func sweep(surfaces []surface, secrets []secret) []finding {
+	if len(secrets) == 0 {
+		return nil
+	}
+	texts := make([][]byte, len(surfaces))
+	for i, sf := range surfaces {
+		texts[i] = sf.content()
+	}
 	var out []finding
 	for _, s := range secrets {
 		forms := []string{s.value}
 		if q, _ := json.Marshal(s.value); string(q[1:len(q)-1]) != s.value {
 			forms = append(forms, string(q[1:len(q)-1]))
 		}
-		for _, sf := range surfaces {
-			if i := indexAny(sf.text, forms); i >= 0 {
+		for k, sf := range surfaces {
+			text := texts[k]
+			if i := indexAny(text, forms); i >= 0 {
 				out = append(out, finding{
 					invariant: "no secret on a host surface", rule: s.rule,
 					expected: fmt.Sprintf("%s never shown to the host", s.what),
-					actual:   fmt.Sprintf("it is in %s: %s", sf.where, excerpt(sf.text, i, len(s.value))),
+					actual:   fmt.Sprintf("it is in %s: %s", sf.where, excerpt(text, i, len(s.value))),
 				})
 				break
 			}
@@ -263,15 +272,15 @@ func hostSurfaces(rs []record.Record) []surface {
 			continue
 		}
 		n[label]++
-		out = append(out, surface{where: fmt.Sprintf("%s %d", label, n[label]), text: string(r.Params)})
+		out = append(out, surface{where: fmt.Sprintf("%s %d", label, n[label]), raw: r.Params})
 	}
 	return out
 }
 
 // indexAny is the first index of any of forms in s, or -1.
-func indexAny(s string, forms []string) int {
+func indexAny(s []byte, forms []string) int {
 	for _, f := range forms {
-		if i := strings.Index(s, f); i >= 0 {
+		if i := bytes.Index(s, []byte(f)); i >= 0 {
 			return i
 		}
 	}
@@ -280,9 +289,9 @@ func indexAny(s string, forms []string) int {
 
 // excerpt shows where a secret was found, with the secret itself masked:
 // the report must not spread it further.
-func excerpt(s string, i, n int) string {
+func excerpt(s []byte, i, n int) string {
 	from, to := max(i-60, 0), min(i+n+60, len(s))
-	return quoteShown(s[from:i] + "<the secret>" + s[i+n:to])
+	return quoteShown(string(s[from:i]) + "<the secret>" + string(s[i+n:to]))
 }
 
 // quoteShown quotes text from the implementation for a report: control

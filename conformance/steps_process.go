@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps about the processes of stdio servers: their environment, their
@@ -182,10 +183,6 @@ func (w *world) appearsNowhere(ctx context.Context, canary string) error {
 	return w.expect(len(hits) == 0, fmt.Sprintf("%q appears nowhere", canary), "%s", strings.Join(where, "; "))
 }
 
-// truncateText shortens s for messages.
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+// truncateText shortens s for messages, on a character boundary and
+// saying how long it was ([safetext.Cap]).
+func truncateText(s string, n int) string { return safetext.Cap(s, n) }

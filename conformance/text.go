@@ -14,7 +14,19 @@ import (
 // then the summary line.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
+	if r.Error != nil {
+		fmt.Fprintf(&b, "mcpconform %s: the target could not be started or failed its handshake, so no scenario ran\n\nTARGET ERROR %s\n", r.Tool.Version, r.Error.Message)
+		for _, e := range r.Error.Evidence {
+			fmt.Fprintf(&b, "    %s\n", e)
+		}
+		b.WriteString("\nERROR: no verdict on the implementation: fix the adapter (see `mcpconform adapter check`)\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	fmt.Fprintf(&b, "mcpconform %s against %s %s (adapter %s)\n", r.Tool.Version, r.Target.Name, r.Target.Version, r.Target.Adapter)
+	if r.Repeat > 1 {
+		fmt.Fprintf(&b, "every scenario ran %d times\n", r.Repeat)
+	}
 	var expected, warnings []string
 	for _, s := range r.Scenarios {
 		if s.Status == StatusPassed || s.Status == StatusSkipped {
@@ -75,8 +87,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	} else if !r.OK() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "\n%s: %d scenarios: %d passed, %d failed (%d unexpected, %d expected, %d warnings), %d unexpected passes, %d undefined, %d pending, %d skipped\n",
-		verdict, len(r.Scenarios), sum.Passed, sum.Failed, sum.Unexpected, sum.Expected, sum.Warnings, sum.UnexpectedPasses, sum.Undefined, sum.Pending, sum.Skipped)
+	flaky := ""
+	if r.Repeat > 1 || sum.Unstable > 0 {
+		flaky = fmt.Sprintf(", %d flaky", sum.Unstable)
+	}
+	fmt.Fprintf(&b, "\n%s: %d scenarios: %d passed, %d failed (%d unexpected, %d expected, %d warnings), %d unexpected passes, %d undefined, %d pending, %d skipped%s\n",
+		verdict, len(r.Scenarios), sum.Passed, sum.Failed, sum.Unexpected, sum.Expected, sum.Warnings, sum.UnexpectedPasses, sum.Undefined, sum.Pending, sum.Skipped, flaky)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/mcpconform/mcpconform/fakes/oauth"
 	"github.com/mcpconform/mcpconform/fakes/record"
 	"github.com/mcpconform/mcpconform/fakes/tlsca"
+	"github.com/mcpconform/mcpconform/internal/safetext"
+	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
 // world is everything one scenario owns: its directories, its fakes, its
@@ -88,6 +90,11 @@ type world struct {
 	obs        observations // what the agents showed the host (observe.go)
 	plantedEnv []string     // KEY=VALUE the scenario planted in the host environment
 	leftovers  []finding    // processes that outlived the scenario
+
+	adapterLeft      []adapter.Leftover // what the adapter process left running, which its Close killed
+	fault            error              // the adapter's own failure outside any operation
+	startDiagnostics []string           // what the runner saw of an adapter that could not be opened
+	diagnose         bool               // a step failed: its evidence gets the adapter's diagnostics once closed
 }
 
 // fake is one scripted MCP server of the scenario.
@@ -122,7 +129,7 @@ type background struct {
 // setup prepares a scenario's world: directories, environment and record
 // server. Fakes and the adapter start when steps need them.
 func (w *world) setup(sc Scenario) error {
-	dir, err := os.MkdirTemp("", "mcpconform-")
+	dir, err := scratch.Dir("scenario")
 	if err != nil {
 		return err
 	}
@@ -330,7 +337,9 @@ func (w *world) expect(ok bool, expected string, actual string, args ...any) err
 	if ok {
 		return nil
 	}
-	return fmt.Errorf("\n  Expected: %s\n  Actual:   %s", expected, fmt.Sprintf(actual, args...))
+	// Capped here, not only in the report: godog keeps every step's error
+	// until the run ends, and Actual may quote whatever the adapter sent.
+	return fmt.Errorf("\n  Expected: %s\n  Actual:   %s", safetext.Cap(expected, safetext.Message), safetext.Cap(fmt.Sprintf(actual, args...), safetext.Message))
 }
 
 // openAdapter opens the world's adapter once.
@@ -340,6 +349,10 @@ func (w *world) openAdapter(ctx context.Context) error {
 	}
 	a, err := w.run.opts.Target.Open(ctx, adapter.Env{Dir: w.dir, Environ: w.environ})
 	if err != nil {
+		var d adapter.Diagnoser
+		if errors.As(err, &d) {
+			w.startDiagnostics = d.Diagnostics()
+		}
 		return fmt.Errorf("the adapter could not be opened: %w", err)
 	}
 	w.adapter = a
@@ -482,6 +495,12 @@ func (w *world) close(checkLeftovers bool) {
 	}
 	if w.adapter != nil {
 		_ = w.adapter.Close()
+		if r, ok := w.adapter.(adapter.LeftoverReporter); ok {
+			w.adapterLeft = r.Leftovers()
+		}
+		if f, ok := w.adapter.(adapter.Faulter); ok {
+			w.fault = f.Fault()
+		}
 	}
 	if w.log != nil {
 		if checkLeftovers {
@@ -502,6 +521,26 @@ func (w *world) close(checkLeftovers bool) {
 	if w.dir != "" {
 		_ = os.RemoveAll(w.dir)
 	}
+}
+
+// release drops everything the world holds once its scenario's result is
+// final. godog keeps every step's handler, and with it the world, until
+// the run ends: a world that kept its log, host and observations would
+// grow the run's memory with every scenario, by whatever the adapter and
+// the fakes sent. A world whose background operation never ended is kept
+// as it is, since that operation may still read it.
+func (w *world) release() {
+	for _, bg := range []*background{w.bg, w.bg2} {
+		if bg == nil {
+			continue
+		}
+		select {
+		case <-bg.done:
+		default:
+			return
+		}
+	}
+	*w = world{run: w.run, closed: true}
 }
 
 // closeWithin closes an agent, giving up when ctx ends.

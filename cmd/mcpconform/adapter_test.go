@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log"
 	"os"
@@ -105,6 +106,76 @@ func TestTargetSyntax(t *testing.T) {
 		if _, err := parseTarget(bad); err == nil {
 			t.Errorf("parseTarget(%q) accepted it", bad)
 		}
+	}
+}
+
+// TestAdapterCheckOfAnAdapterClaimingNoSystem: the check reports the
+// missing systems, skips what needs an agent, and runs the rest.
+func TestAdapterCheckOfAnAdapterClaimingNoSystem(t *testing.T) {
+	code, out, errs := run(t, "adapter", "check", "--target", "cmd:"+self(t)+" hollow-adapter no-system")
+	for _, want := range []string{"FAILED  handshake", "no systems", "skipped agents", "unknown method", "shutdown", "unknown version"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the check does not say %q", want)
+		}
+	}
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d\n%s\n%s", code, exitFailure, out, errs)
+	}
+}
+
+// TestABrokenAdapterHasItsOwnExitStatus: an adapter that dies before its
+// handshake is no failing implementation: the run exits 3, and every
+// report format says why, with the adapter's stderr.
+func TestABrokenAdapterHasItsOwnExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "broken.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'cannot load @acme/agent: \033[31mmodule not found' >&2\nexit 9\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"pretty", "json", "junit"} {
+		code, out, errs := run(t, "run", "--target", "cmd:"+script, "--format", format, "--out", dir)
+		if code != exitTarget {
+			t.Errorf("%s: exit %d, want %d\n%s\n%s", format, code, exitTarget, out, errs)
+		}
+		shown := out
+		switch format {
+		case "json":
+			b, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+			var rep struct {
+				Verdict string
+				Error   struct {
+					Message  string
+					Evidence []string
+				}
+			}
+			if err := json.Unmarshal(b, &rep); err != nil || rep.Verdict != "error" || !strings.Contains(rep.Error.Message, "exit status 9") {
+				t.Errorf("report.json: verdict %q, error %q (%v)", rep.Verdict, rep.Error.Message, err)
+			}
+			shown = strings.Join(rep.Error.Evidence, "\n")
+		case "junit":
+			b, _ := os.ReadFile(filepath.Join(dir, "junit.xml"))
+			if !strings.Contains(string(b), `errors="1"`) {
+				t.Errorf("junit.xml has no error:\n%s", b)
+			}
+			shown = string(b)
+		}
+		if !strings.Contains(shown, `cannot load @acme/agent: \x1b[31mmodule not found`) {
+			t.Errorf("%s: the report does not show the adapter's stderr, escaped:\n%s", format, shown)
+		}
+	}
+}
+
+// TestAdapterCheckEscapesWhatTheAdapterSays: a name with a terminal
+// escape is shown spelled out.
+func TestAdapterCheckEscapesWhatTheAdapterSays(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "evil.sh")
+	hello := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1","adapter":{"name":"\u001b[2J\u001b[32mevil","version":"1"},"implementation":{"name":"x","version":"1"},"systems":["lite-agent"],"capabilities":[],"operations":["agent/create"]}}`
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nread line\necho '"+hello+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := run(t, "adapter", "check", "--target", "cmd:"+script)
+	if strings.ContainsRune(out, 0x1b) || !strings.Contains(out, `\x1b[2J\x1b[32mevil`) {
+		t.Errorf("the check shows the adapter's name raw or not at all:\n%q", out)
 	}
 }
 

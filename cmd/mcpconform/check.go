@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // cmdCheck is `mcpconform adapter check`.
@@ -30,7 +31,8 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	results := rpcadapter.Check(ctx, rt)
 	bad := 0
 	for _, r := range results {
-		fmt.Fprintf(stdout, "%-7s %-26s %s\n", r.Verdict, r.Check, r.Detail)
+		// The detail quotes the adapter: capped and escaped.
+		fmt.Fprintf(stdout, "%-7s %-26s %s\n", r.Verdict, r.Check, safetext.Text(r.Detail, safetext.Message))
 		if r.Verdict == rpcadapter.CheckFailed {
 			bad++
 		}

@@ -8,12 +8,23 @@ import (
 	"github.com/mcpconform/mcpconform/conformance"
 )
 
-// Exit codes.
+// Exit codes (README, "Exit status"; `mcpconform run -h`).
 const (
 	exitOK      = 0 // every selected scenario passed or was skipped, and one passed
-	exitFailure = 1 // a scenario failed, was undefined or pending
+	exitFailure = 1 // a scenario failed, was undefined, pending or flaky
 	exitUsage   = 2 // bad flags, unknown rule, empty selection, a target that claims no system, a run where every scenario was skipped
+	exitTarget  = 3 // the target could not be started or failed its handshake: a broken adapter, no scenario ran
 )
+
+// exitStatusHelp is the exit-status table of `mcpconform run -h`.
+const exitStatusHelp = `
+exit status:
+  0  every selected scenario passed (or was skipped for a system or capability the adapter does not declare)
+  1  a scenario failed, was undefined, pending, or flaky (--repeat)
+  2  usage: bad flags, an unknown rule, an empty selection, a target that claims no system, every scenario skipped
+  3  the target could not be started or failed its handshake (a broken adapter, not a failing implementation);
+     the report (--format json/junit too) says why, with the adapter's stderr tail
+`
 
 const usage = `usage: mcpconform <command> [flags]
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // cmdRun is `mcpconform run`.
@@ -33,6 +34,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rerun := fs.String("rerun-failed", "", "run only the scenarios that failed, were undefined or pending in this report.json")
 	multiplier := fs.Float64("timeout-multiplier", 1, "scale every step deadline and real-time budget, for slow machines and adapters")
 	portable := fs.Bool("portable", false, "run only the scenarios of portable rules (what any MCP host must do; mcpconform list --portable), not a product's own surface")
+	repeat := fs.Int("repeat", 1, "run every selected scenario this many times, side by side; a scenario whose verdict differs between repetitions is flaky and fails the run")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: mcpconform run [flags]\n\nflags:\n")
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), exitStatusHelp)
+	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -49,6 +56,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpconform run: --concurrency %d: must be at least 1\n", *concurrency)
 		return exitUsage
 	}
+	if *repeat < 1 {
+		fmt.Fprintf(stderr, "mcpconform run: --repeat %d: must be at least 1\n", *repeat)
+		return exitUsage
+	}
 	t, err := parseTarget(*target)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpconform run: --target: %v\n", err)
@@ -56,7 +67,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	live := newProgress(stderr)
 	opts := conformance.Options{
-		Target: t, Tags: *tags, Concurrency: *concurrency, Seed: *seed,
+		Target: t, Tags: *tags, Concurrency: *concurrency, Seed: *seed, Repeat: *repeat,
 		OnStart: live.start, OnResult: live.done, Strict: *strict, TimeoutMultiplier: *multiplier, Portable: *portable,
 	}
 	if len(formats) > 1 {
@@ -97,12 +108,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := conformance.Run(ctx, opts)
 	var ue *conformance.UsageError
+	var te *conformance.TargetError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "mcpconform run: %s\n", ue.Msg)
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", safetext.Text(ue.Msg, safetext.Message))
 		return exitUsage
+	case errors.As(err, &te) && rep != nil:
+		// A broken adapter: the report says so, and the exit status tells
+		// CI it is not a failing implementation.
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", rep.Error.Message)
+		if err := writeReports(rep, formats, *out, stdout); err != nil {
+			fmt.Fprintf(stderr, "mcpconform run: writing the report: %v\n", err)
+		}
+		return exitTarget
 	case err != nil:
-		fmt.Fprintf(stderr, "mcpconform run: %v\n", err)
+		fmt.Fprintf(stderr, "mcpconform run: %s\n", safetext.Text(err.Error(), safetext.Message))
 		return exitFailure
 	}
 	if err := writeReports(rep, formats, *out, stdout); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/internal/bounded"
+	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
 // Verdict is the outcome of one adapter check.
@@ -103,7 +104,7 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 	}
 	var smu sync.Mutex
 	var invalid []string
-	observed := &Target{Command: t.Command, Env: t.Env, HandshakeTimeout: t.HandshakeTimeout}
+	observed := &Target{Command: t.Command, Env: t.Env, HandshakeTimeout: t.HandshakeTimeout, Limits: t.Limits}
 	observed.Observe = func(tr Traffic) {
 		if tr.Method == bogusMethod {
 			return // the deliberately unknown method has no schema
@@ -118,7 +119,7 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 			smu.Unlock()
 		}
 	}
-	dir, err := os.MkdirTemp("", "mcpconform-check-")
+	dir, err := scratch.Dir("check")
 	if err != nil {
 		add("setup", CheckFailed, "%v", err)
 		return results
@@ -135,23 +136,9 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 	info := p.info
 	var problems []string
 	if len(info.Systems) == 0 {
-		problems = append(problems, "no systems")
+		problems = append(problems, fmt.Sprintf("no systems: an adapter claims %s, %s or both", adapter.LiteAgent, adapter.Blade))
 	}
-	for _, s := range info.Systems {
-		if s != adapter.LiteAgent && s != adapter.Blade {
-			problems = append(problems, fmt.Sprintf("unknown system %q", s))
-		}
-	}
-	for _, c := range info.Capabilities {
-		if !slices.Contains(adapter.Capabilities, c) {
-			problems = append(problems, fmt.Sprintf("unknown capability %q", c))
-		}
-	}
-	for _, op := range info.Operations {
-		if !slices.Contains(adapter.Operations, op) {
-			problems = append(problems, fmt.Sprintf("unknown operation %q", op))
-		}
-	}
+	problems = append(problems, p.unknown...)
 	if !info.Implements(adapter.OpCreate) {
 		problems = append(problems, "agent/create is not among the operations")
 	}
@@ -175,6 +162,43 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 		add("unknown method", CheckFailed, "want error -32601 (method not found), got %v", describeErr(err))
 	}
 
+	if len(info.Systems) == 0 {
+		add("agents", CheckSkipped, "the handshake claims no system, so no agent can be created; the checks of agents and operations did not run")
+	} else if !checkAgents(ctx, p, info, dir, add) {
+		p.Close()
+		return finish(results, invalid)
+	}
+	// An operation on an agent that does not exist.
+	if err := call(string(adapter.OpSend), SendParams{AgentID: "no-such-agent", Prompt: "x"}, nil); adapter.KindOf(err) == "" || adapter.IsFailure(err) {
+		add("unknown agent", CheckFailed, "agent/send to an unknown agent: want an error, got %v", describeErr(err))
+	} else {
+		add("unknown agent", CheckOK, "refused with kind %s", adapter.KindOf(err))
+	}
+	// shutdown, then the process must end once stdin closes.
+	if err := call(MethodShutdown, empty{}, nil); err != nil {
+		add("shutdown", CheckFailed, "%v", describeErr(err))
+	} else {
+		p.stdin.Close()
+		if bounded.Closed(p.exited, 5*time.Second) {
+			add("shutdown", CheckOK, "answered, and exited when stdin closed")
+		} else {
+			add("shutdown", CheckFailed, "still running 5 s after shutdown and the end of stdin")
+		}
+	}
+	p.Close()
+
+	// An unknown protocol version, on a fresh process.
+	results = append(results, checkVersion(ctx, observed, env))
+	return finish(results, invalid)
+}
+
+// checkAdd adds one check's result.
+type checkAdd func(name string, v Verdict, format string, args ...any)
+
+// checkAgents checks agent/create and every declared operation on an
+// agent of the adapter's first system. It reports false when no agent
+// could be created, which ends the check.
+func checkAgents(ctx context.Context, p *process, info adapter.Info, dir string, add checkAdd) bool {
 	host := &checkHost{}
 	opts := adapter.AgentOptions{System: info.Systems[0], Workdir: filepath.Join(dir, "work"), Approval: true}
 	_ = os.MkdirAll(opts.Workdir, 0o755)
@@ -182,8 +206,7 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 	g, err := p.NewAgent(ctx, opts, host)
 	if err != nil {
 		add("agent/create", CheckFailed, "a minimal valid agent was refused: %v", describeErr(err))
-		p.Close()
-		return finish(results, invalid)
+		return false
 	}
 	add("agent/create", CheckOK, "a minimal agent was created")
 	bad := opts
@@ -372,28 +395,7 @@ func Check(ctx context.Context, t *Target) []CheckResult {
 			return CheckOK, "a session without servers reports none, lists no tool and refuses an unknown name"
 		})
 	}
-	// An operation on an agent that does not exist.
-	if err := call(string(adapter.OpSend), SendParams{AgentID: "no-such-agent", Prompt: "x"}, nil); adapter.KindOf(err) == "" || adapter.IsFailure(err) {
-		add("unknown agent", CheckFailed, "agent/send to an unknown agent: want an error, got %v", describeErr(err))
-	} else {
-		add("unknown agent", CheckOK, "refused with kind %s", adapter.KindOf(err))
-	}
-	// shutdown, then the process must end once stdin closes.
-	if err := call(MethodShutdown, empty{}, nil); err != nil {
-		add("shutdown", CheckFailed, "%v", describeErr(err))
-	} else {
-		p.stdin.Close()
-		if bounded.Closed(p.exited, 5*time.Second) {
-			add("shutdown", CheckOK, "answered, and exited when stdin closed")
-		} else {
-			add("shutdown", CheckFailed, "still running 5 s after shutdown and the end of stdin")
-		}
-	}
-	p.Close()
-
-	// An unknown protocol version, on a fresh process.
-	results = append(results, checkVersion(ctx, observed, env))
-	return finish(results, invalid)
+	return true
 }
 
 // checkVersion starts the adapter and offers protocol version "999".

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // MaxLine is the longest protocol message, newline excluded.
@@ -44,7 +45,8 @@ type Traffic struct {
 	Kind string
 	// Payload is the params, result, or error object.
 	Payload json.RawMessage
-	// Raw is the whole message as it was on the wire.
+	// Raw is the whole message as it was on the wire, without the
+	// newline that ended it.
 	Raw []byte
 }
 
@@ -62,6 +64,15 @@ type Conn struct {
 	handler Handler
 	// Observe, if set before Run, sees every message in both directions.
 	Observe func(Traffic)
+	// Arrive, if set before Run, sees every request and notification
+	// received (but $/cancelRequest) in the goroutine that reads the
+	// connection, in the order they arrived, before they are handled; the
+	// context it returns is the handler's. Requests are handled
+	// concurrently, each in its own goroutine: what must follow the order
+	// of arrival (the runner's record of host callbacks) is done here.
+	Arrive func(ctx context.Context, method string, params json.RawMessage) context.Context
+	// Limits, if set before Run, bound what the peer may send.
+	Limits Limits
 
 	wmu sync.Mutex // serializes writes
 
@@ -71,6 +82,7 @@ type Conn struct {
 	cancelled map[string]string             // our cancelled requests: their answers are dropped
 	incoming  map[string]context.CancelFunc // their requests being handled
 	offset    int64                         // bytes read so far
+	notes     int                           // notifications received so far
 	broken    error
 	done      chan struct{}
 	wg        sync.WaitGroup // handler goroutines
@@ -88,8 +100,43 @@ type Conn struct {
 // pending is a request awaiting its answer.
 type pending struct {
 	method string
-	ch     chan *jsonrpc.Response
+	ch     chan answer
 	then   func() // runs as the answer arrives, in the reading goroutine
+}
+
+// answer is a response and where it was in the stream.
+type answer struct {
+	resp   *jsonrpc.Response
+	offset int64
+}
+
+// Limits bound what one side accepts from the other over a connection's
+// life; the runner gives every adapter process (one scenario) these
+// bounds. Past one, the connection breaks with a [*FloodError]. A zero
+// field is no bound.
+type Limits struct {
+	// Notifications bounds the notifications received.
+	Notifications int
+	// Bytes bounds the bytes of every message received: requests,
+	// notifications and answers.
+	Bytes int64
+	// InFlight bounds the requests received and not yet answered.
+	InFlight int
+}
+
+// FloodError is a peer that sent more than a [Limits] bound allows.
+type FloodError struct {
+	// What was counted: "notifications", "bytes of messages" or
+	// "requests awaiting an answer at once".
+	What string
+	// Bound is the limit that was passed.
+	Bound int64
+	// Offset is the byte offset of the message that passed it.
+	Offset int64
+}
+
+func (e *FloodError) Error() string {
+	return fmt.Sprintf("flooded: more than %d %s (the bound of one connection), at byte offset %d", e.Bound, e.What, e.Offset)
 }
 
 // NewConn returns a connection reading r and writing w. Call [Conn.Run] to
@@ -137,42 +184,75 @@ func (c *Conn) Run() error {
 func (c *Conn) read() error {
 	for {
 		start := c.offset
-		line, err := c.readLine()
+		line, big, err := c.readLine()
 		if err != nil {
 			return err
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		err = c.handleLine(line, start)
+		if big {
+			<-bigLines
 		}
-		msg, derr := jsonrpc.DecodeMessage(line)
-		if derr != nil {
-			return &ProtocolError{Offset: start, Reason: fmt.Sprintf("%v (%s)", derr, excerpt(line))}
-		}
-		if err := c.dispatch(msg, line, start); err != nil {
+		if err != nil {
 			return err
 		}
 	}
 }
 
-// readLine reads one message line, refusing lines over [MaxLine].
-func (c *Conn) readLine() ([]byte, error) {
-	var line []byte
+// handleLine decodes and dispatches one message line, at offset start.
+func (c *Conn) handleLine(line []byte, start int64) error {
+	if b := c.Limits.Bytes; b > 0 && c.offset > b {
+		return &FloodError{What: "bytes of messages", Bound: b, Offset: start}
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	msg, derr := jsonrpc.DecodeMessage(line)
+	if derr != nil {
+		return &ProtocolError{Offset: start, Reason: fmt.Sprintf("%v (%s)", derr, excerpt(line))}
+	}
+	return c.dispatch(msg, bytes.TrimRight(line, "\r\n"), start)
+}
+
+// A big message is one past bigLine bytes. A process reads and dispatches
+// one big message at a time, whatever the number of its connections (the
+// runner has one per scenario running): the copies a message costs until
+// it is handled (its line, its decoded params, a host's record of it) are
+// then bounded by one big message's, not by the concurrency.
+const bigLine = 1 << 20
+
+// bigLines holds the turn to read a big message.
+var bigLines = make(chan struct{}, 1)
+
+// readLine reads one message line, refusing lines over [MaxLine]. A line
+// that grows big waits for its turn (bigLines), which it holds on return
+// (big) and gives back on error.
+func (c *Conn) readLine() (line []byte, big bool, err error) {
+	defer func() {
+		if err != nil && big {
+			<-bigLines
+			big = false
+		}
+	}()
 	for {
 		chunk, err := c.r.ReadSlice('\n')
 		c.offset += int64(len(chunk))
 		if len(line)+len(chunk) > MaxLine+1 {
-			return nil, &ProtocolError{Offset: c.offset - int64(len(line)+len(chunk)), Reason: fmt.Sprintf("a message is longer than %d bytes", MaxLine)}
+			return nil, big, &ProtocolError{Offset: c.offset - int64(len(line)+len(chunk)), Reason: fmt.Sprintf("a message is longer than %d bytes", MaxLine)}
+		}
+		if !big && len(line)+len(chunk) > bigLine {
+			bigLines <- struct{}{}
+			big = true
 		}
 		line = append(line, chunk...)
 		switch {
 		case err == nil:
-			return line, nil
+			return line, big, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF) && len(bytes.TrimSpace(line)) > 0:
-			return nil, &ProtocolError{Offset: c.offset - int64(len(line)), Reason: "the stream ended in the middle of a message"}
+			return nil, big, &ProtocolError{Offset: c.offset - int64(len(line)), Reason: "the stream ended in the middle of a message"}
 		default:
-			return nil, err
+			return nil, big, err
 		}
 	}
 }
@@ -196,8 +276,15 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 		}
 		c.observe(Traffic{Method: m.Method, Kind: kind, Payload: m.Params, Raw: raw})
 		if !m.ID.IsValid() {
+			c.notes++
+			if n := c.Limits.Notifications; n > 0 && c.notes > n {
+				return &FloodError{What: "notifications", Bound: int64(n), Offset: offset}
+			}
 			c.notification(m)
 			return nil
+		}
+		if n := c.Limits.InFlight; n > 0 && c.inFlight() >= n {
+			return &FloodError{What: "requests awaiting an answer at once", Bound: int64(n), Offset: offset}
 		}
 		c.request(m)
 	case *jsonrpc.Response:
@@ -228,10 +315,25 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 			if p.then != nil {
 				p.then()
 			}
-			p.ch <- m // buffered: never blocks
+			p.ch <- answer{resp: m, offset: offset} // buffered: never blocks
 		})
 	}
 	return nil
+}
+
+// inFlight counts the requests received and not yet answered.
+func (c *Conn) inFlight() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.incoming)
+}
+
+// arrive passes an incoming message to Arrive.
+func (c *Conn) arrive(ctx context.Context, m *jsonrpc.Request) context.Context {
+	if c.Arrive == nil {
+		return ctx
+	}
+	return c.Arrive(ctx, m.Method, m.Params)
 }
 
 // notification handles an incoming notification: a cancellation at once,
@@ -253,7 +355,10 @@ func (c *Conn) notification(m *jsonrpc.Request) {
 		}
 		return
 	}
-	c.enqueue(func() { _, _ = c.handler(context.Background(), m.Method, m.Params) })
+	// Arrive sees it now, in the reading goroutine; the handler, in the
+	// queue, after everything that came before it.
+	ctx := c.arrive(context.Background(), m)
+	c.enqueue(func() { _, _ = c.handler(ctx, m.Method, m.Params) })
 }
 
 // enqueue adds f to the queue of what incoming messages start, starting
@@ -309,6 +414,7 @@ func (c *Conn) request(m *jsonrpc.Request) {
 	c.mu.Lock()
 	c.incoming[key] = cancel
 	c.mu.Unlock()
+	ctx = c.arrive(ctx, m)
 	c.wg.Add(1)
 	c.enqueue(func() { go c.serve(ctx, cancel, key, m) })
 }
@@ -414,16 +520,16 @@ func (c *Conn) call(ctx context.Context, method string, params, result any, grac
 	}
 	c.next++
 	id, _ := jsonrpc.MakeID(float64(c.next))
-	p := &pending{method: method, ch: make(chan *jsonrpc.Response, 1), then: then}
+	p := &pending{method: method, ch: make(chan answer, 1), then: then}
 	c.pending[idKey(id)] = p
 	c.mu.Unlock()
 	if err := c.write(method, &jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
 		c.forget(id)
 		return fmt.Errorf("writing %s: %w", method, err)
 	}
-	var resp *jsonrpc.Response
+	var ans answer
 	select {
-	case resp = <-p.ch:
+	case ans = <-p.ch:
 	case <-c.done:
 		return c.Err()
 	case <-ctx.Done():
@@ -436,7 +542,7 @@ func (c *Conn) call(ctx context.Context, method string, params, result any, grac
 		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
-		case resp = <-p.ch:
+		case ans = <-p.ch:
 		case <-c.done:
 			return c.Err()
 		case <-t.C:
@@ -444,16 +550,16 @@ func (c *Conn) call(ctx context.Context, method string, params, result any, grac
 			return ctx.Err()
 		}
 	}
-	if resp.Error != nil {
+	if ans.resp.Error != nil {
 		var we *jsonrpc.Error
-		if !errors.As(resp.Error, &we) {
-			we = &jsonrpc.Error{Code: CodeFailed, Message: resp.Error.Error()}
+		if !errors.As(ans.resp.Error, &we) {
+			we = &jsonrpc.Error{Code: CodeFailed, Message: ans.resp.Error.Error()}
 		}
 		return contractError(we)
 	}
 	if result != nil {
-		if err := json.Unmarshal(resp.Result, result); err != nil {
-			return &ProtocolError{Reason: fmt.Sprintf("the result of %s does not decode: %v", method, err)}
+		if err := json.Unmarshal(ans.resp.Result, result); err != nil {
+			return &ProtocolError{Offset: ans.offset, Reason: fmt.Sprintf("the result of %s does not decode: %v", method, err)}
 		}
 	}
 	return nil
@@ -566,6 +672,10 @@ func (e *RemoteError) Error() string { return e.Contract.Error() }
 // Unwrap returns the contract error, so that [adapter.KindOf] sees it.
 func (e *RemoteError) Unwrap() error { return e.Contract }
 
+// maxMessage bounds the message of an error answer kept from the wire:
+// far more than any implementation's message, and far less than a line.
+const maxMessage = 64 << 10
+
 // contractError decodes a wire error into the contract's error: -32601 is
 // kind unsupported, -32000 carries its kind, anything else is internal.
 func contractError(we *jsonrpc.Error) error {
@@ -578,7 +688,7 @@ func contractError(we *jsonrpc.Error) error {
 	case kind == "" || !known(kind):
 		kind = adapter.KindInternal
 	}
-	return &RemoteError{Code: we.Code, Contract: &adapter.Error{Kind: kind, Rule: d.Rule, Message: we.Message}}
+	return &RemoteError{Code: we.Code, Contract: &adapter.Error{Kind: kind, Rule: safetext.Cap(d.Rule, safetext.Field), Message: safetext.Cap(we.Message, maxMessage)}}
 }
 
 // known reports whether kind is one of the contract's.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,6 +53,131 @@ func TestCleanEnd(t *testing.T) {
 	}
 	if err := c.Call(context.Background(), "x", nil, nil); !errors.Is(err, io.EOF) {
 		t.Errorf("a call on an ended connection: %v", err)
+	}
+}
+
+// TestCallbacksArriveInOrder sends requests and notifications in one
+// burst: Arrive sees them in the order they were sent, in the reading
+// goroutine, however long each takes to serve, and each handler gets the
+// context Arrive returned; the last served first.
+func TestCallbacksArriveInOrder(t *testing.T) {
+	var in strings.Builder
+	var want []string
+	for i := range 20 {
+		if i%3 == 0 {
+			fmt.Fprintf(&in, `{"jsonrpc":"2.0","method":"note","params":{"n":%d}}`+"\n", i)
+		} else {
+			fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"ask","params":{"n":%d}}`+"\n", i, i)
+		}
+		want = append(want, strconv.Itoa(i))
+	}
+	type key struct{}
+	var mu sync.Mutex
+	var arrived, served []string
+	release := make(chan struct{})
+	c := NewConn(strings.NewReader(in.String()), io.Discard, func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+		n := ctx.Value(key{}).(string)
+		if method == "ask" && n != "19" {
+			<-release // every request but the last waits for the last
+		}
+		mu.Lock()
+		served = append(served, n)
+		mu.Unlock()
+		if n == "19" {
+			close(release)
+		}
+		return empty{}, nil
+	})
+	c.Arrive = func(ctx context.Context, method string, params json.RawMessage) context.Context {
+		var p struct{ N int }
+		_ = json.Unmarshal(params, &p)
+		mu.Lock()
+		arrived = append(arrived, strconv.Itoa(p.N))
+		mu.Unlock()
+		return context.WithValue(ctx, key{}, strconv.Itoa(p.N))
+	}
+	if err := c.Run(); !errors.Is(err, io.EOF) {
+		t.Fatal(err)
+	}
+	if !slices.Equal(arrived, want) {
+		t.Errorf("arrival order\n  Expected: %v\n  Actual:   %v", want, arrived)
+	}
+	if len(served) != 20 || served[len(served)-1] == "19" {
+		t.Errorf("served %v: want all 20, the last request before the ones that waited for it", served)
+	}
+}
+
+// TestLimitsBreakTheConnection: past a bound, the connection breaks with
+// a FloodError naming the bound and where it was passed.
+func TestLimitsBreakTheConnection(t *testing.T) {
+	note := `{"jsonrpc":"2.0","method":"note","params":{}}` + "\n"
+	ask := func(i int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ask","params":{}}`+"\n", i) }
+	var asks strings.Builder
+	for i := range 5 {
+		asks.WriteString(ask(i))
+	}
+	tests := []struct {
+		name   string
+		input  string
+		limits Limits
+		what   string
+		offset int64
+	}{
+		{"notifications", strings.Repeat(note, 4), Limits{Notifications: 3}, "notifications", 3 * int64(len(note))},
+		{"bytes", strings.Repeat(note, 4), Limits{Bytes: 2*int64(len(note)) + 1}, "bytes of messages", 2 * int64(len(note))},
+		{"requests in flight", asks.String(), Limits{InFlight: 3}, "requests awaiting an answer at once", int64(len(ask(0)) * 3)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hold := make(chan struct{})
+			c := NewConn(strings.NewReader(tt.input), io.Discard, func(ctx context.Context, method string, params json.RawMessage) (any, error) {
+				if method == "ask" {
+					select { // requests stay in flight until the connection breaks
+					case <-hold:
+					case <-ctx.Done():
+					}
+				}
+				return empty{}, nil
+			})
+			c.Limits = tt.limits
+			err := c.Run()
+			close(hold)
+			var fe *FloodError
+			if !errors.As(err, &fe) || fe.What != tt.what || fe.Offset != tt.offset {
+				t.Errorf("got %v, want a flood of %s at byte offset %d", err, tt.what, tt.offset)
+			}
+		})
+	}
+}
+
+// TestAnUndecodableResultIsLocated: a result that does not decode into
+// what was asked names where its message was, not byte offset 0.
+func TestAnUndecodableResultIsLocated(t *testing.T) {
+	pr, pw := io.Pipe()
+	c := NewConn(pr, io.Discard, func(context.Context, string, json.RawMessage) (any, error) { return nil, nil })
+	go func() { _ = c.Run() }()
+	first := `{"jsonrpc":"2.0","method":"note","params":{}}` + "\n"
+	go func() {
+		_, _ = pw.Write([]byte(first + `{"jsonrpc":"2.0","id":1,"result":{"servers":5}}` + "\n"))
+	}()
+	var res ListResult
+	err := c.Call(context.Background(), "agent/list", AgentRef{"a"}, &res)
+	pw.Close()
+	var pe *ProtocolError
+	if !errors.As(err, &pe) || pe.Offset != int64(len(first)) || !strings.Contains(pe.Reason, "the result of agent/list does not decode") {
+		t.Errorf("got %v, want the result of agent/list located at byte offset %d", err, len(first))
+	}
+}
+
+// TestTrafficHasNoNewline: a message received is observed without the
+// newline that ended it, so that the wire log has no blank lines.
+func TestTrafficHasNoNewline(t *testing.T) {
+	var raws []string
+	c := NewConn(strings.NewReader(`{"jsonrpc":"2.0","method":"note","params":{}}`+"\r\n"), io.Discard, func(context.Context, string, json.RawMessage) (any, error) { return nil, nil })
+	c.Observe = func(tr Traffic) { raws = append(raws, string(tr.Raw)) }
+	_ = c.Run()
+	if len(raws) != 1 || strings.ContainsAny(raws[0], "\r\n") {
+		t.Errorf("observed %q", raws)
 	}
 }
 

@@ -6,9 +6,13 @@
 // scenario world, performs the handshake, and turns the contract's calls
 // into requests and the adapter's host/* requests into [adapter.Host]
 // calls. Whatever the adapter process does wrong — dying, hanging, writing
-// garbage, answering requests never sent — becomes an [adapter.Failure] for
-// that scenario, with the reason, the byte offset of bad input and the tail
-// of its stderr.
+// garbage, answering requests never sent, flooding the runner past
+// [DefaultLimits] — becomes an [adapter.Failure] for that scenario, with
+// the reason, the byte offset of bad input and the tail of its stderr.
+// What the runner keeps of what an adapter sends is bounded, host
+// callbacks are recorded in the order they arrive ([adapter.ArrivalRecorder]),
+// and what an adapter process leaves running when it exits is killed and
+// named ([adapter.LeftoverReporter]).
 //
 // [Serve] is the adapter's side for a Go [adapter.Target]: `mcpconform
 // adapter serve-reference` serves the reference implementation with it.

@@ -16,10 +16,12 @@ import (
 
 // TestMain lets the test binary act as an adapter program:
 //
-//	<test binary> serve MODE [MUTATION]
+//	<test binary> serve MODE [FAULT]
 //
 // serves the reference over the protocol on stdin/stdout, well-behaved
-// (MODE "reference") or broken in one way (see misbehave).
+// (MODE "reference") or broken in one way (see misbehave and hostile).
+// The hostile tests' other helpers run as `<test binary> HELPER ARGS`
+// (helpers, in hostile_test.go).
 func TestMain(m *testing.M) {
 	// Only net/http writes to the standard logger, about the fakes'
 	// deliberate misbehaviour.
@@ -27,14 +29,20 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "serve" {
 		os.Exit(serve(os.Args[2], os.Args[3:]))
 	}
+	if len(os.Args) > 1 && helpers[os.Args[1]] != nil {
+		os.Exit(helpers[os.Args[1]](os.Args[2:]))
+	}
 	os.Exit(m.Run())
 }
 
 func serve(mode string, rest []string) int {
 	var target adapter.Target = refadapter.Target{}
-	if mode == "mutant" && len(rest) == 1 {
+	switch {
+	case mode == "mutant" && len(rest) == 1:
 		target = refadapter.Target{Faults: []fault.Fault{fault.Fault(rest[0])}}
-	} else if mode != "reference" {
+	case hostileModes[mode] != nil:
+		target = hostileModes[mode]
+	case mode != "reference":
 		target = misbehaving{mode: mode}
 	}
 	dir, _ := os.Getwd()

@@ -50,16 +50,6 @@ type InitializeResult struct {
 	ToolNames       string               `json:"toolNames,omitempty"`
 }
 
-// info converts a handshake result to the contract's [adapter.Info].
-func (r InitializeResult) info() adapter.Info {
-	return adapter.Info{
-		Name: r.Adapter.Name, Version: r.Adapter.Version,
-		Implementation: adapter.Implementation{Name: r.Implementation.Name, Version: r.Implementation.Version},
-		Systems:        r.Systems, Capabilities: r.Capabilities, Operations: r.Operations,
-		Concurrency: r.Concurrency, Unimplemented: r.Unimplemented, ToolNames: r.ToolNames,
-	}
-}
-
 // resultOf converts the contract's [adapter.Info] to a handshake result.
 func resultOf(i adapter.Info) InitializeResult {
 	return InitializeResult{

@@ -105,7 +105,7 @@ func TestAdapterFailures(t *testing.T) {
 		says []string
 	}{
 		{"die", []string{"adapter failure during agent/send", "exited", "misbehaving adapter: die"}},
-		{"hang", []string{"adapter failure during agent/send", "did not answer in time"}},
+		{"hang", []string{"adapter failure during agent/send", "did not answer agent/send within 3s"}},
 		{"garbage", []string{"adapter failure during agent/send", "malformed message at byte offset", "this is not JSON-RPC"}},
 		{"lie", []string{"adapter failure during agent/send", "id 987654, which was never sent"}},
 	}

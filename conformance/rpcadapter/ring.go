@@ -1,9 +1,6 @@
 package rpcadapter
 
-import (
-	"sync"
-	"unicode/utf8"
-)
+import "sync"
 
 // ring keeps the last bytes written to it: an adapter's stderr.
 type ring struct {
@@ -54,15 +51,4 @@ func (l *lines) list() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.items...)
-}
-
-// truncate shortens s to at most n bytes on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/internal/bounded"
+	"github.com/mcpconform/mcpconform/internal/safetext"
+	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
 // runnerPeer identifies the runner in the handshake.
@@ -34,13 +37,40 @@ type Target struct {
 	// Observe, if set, sees every protocol message of every adapter
 	// process, in both directions.
 	Observe func(Traffic)
+	// Limits bound what one adapter process (one scenario) may send the
+	// runner; a zero field takes its value from [DefaultLimits].
+	Limits Limits
 
 	once    sync.Once
 	info    adapter.Info
+	unknown []string // what the handshake declared that the runner does not know
 	infoErr error
 }
 
 var _ adapter.Target = (*Target)(nil)
+
+// DefaultLimits are the bounds on what one adapter process may send the
+// runner in one scenario (spec/adapter-protocol.md §2): hundreds of times
+// what the reference sends in any scenario (at most 45 messages, 2
+// notifications and 64 KiB), and little enough that a run against an
+// adapter that sends the largest messages it may stays within the
+// runner's memory: the bytes of three of the largest messages.
+var DefaultLimits = Limits{Notifications: 10_000, Bytes: 3 * MaxLine, InFlight: 256}
+
+// limits are t's bounds, defaults filled in.
+func (t *Target) limits() Limits {
+	l := t.Limits
+	if l.Notifications == 0 {
+		l.Notifications = DefaultLimits.Notifications
+	}
+	if l.Bytes == 0 {
+		l.Bytes = DefaultLimits.Bytes
+	}
+	if l.InFlight == 0 {
+		l.InFlight = DefaultLimits.InFlight
+	}
+	return l
+}
 
 func (t *Target) handshakeTimeout() time.Duration {
 	if t.HandshakeTimeout > 0 {
@@ -53,7 +83,7 @@ func (t *Target) handshakeTimeout() time.Duration {
 // claims; the answer is kept for the run.
 func (t *Target) Info(ctx context.Context) (adapter.Info, error) {
 	t.once.Do(func() {
-		dir, err := os.MkdirTemp("", "mcpconform-adapter-")
+		dir, err := scratch.Dir("adapter")
 		if err != nil {
 			t.infoErr = err
 			return
@@ -64,6 +94,7 @@ func (t *Target) Info(ctx context.Context) (adapter.Info, error) {
 			t.infoErr = err
 			return
 		}
+		t.unknown = a.unknown
 		t.info = a.info
 		a.Close()
 	})
@@ -83,26 +114,43 @@ func (t *Target) open(ctx context.Context, env adapter.Env) (*process, error) {
 	}
 	hctx, cancel := context.WithTimeout(ctx, t.handshakeTimeout())
 	defer cancel()
-	var res InitializeResult
+	var res handshake
+	fail := func(err error) (*process, error) {
+		p.close(false) // no shutdown: there is no protocol to speak
+		return nil, &StartError{Err: err, Lines: p.Diagnostics()}
+	}
 	if err := p.call(hctx, MethodInitialize, InitializeParams{ProtocolVersion: ProtocolVersion, Runner: runnerPeer}, &res); err != nil {
-		p.Close()
 		var ae *adapter.Error
 		if errors.As(err, &ae) {
-			return nil, &adapter.Failure{Op: MethodInitialize, Reason: "the adapter refused the handshake: " + ae.Message}
+			err = &adapter.Failure{Op: MethodInitialize, Reason: "the adapter refused the handshake: " + ae.Message}
 		}
-		return nil, err
+		return fail(err)
 	}
 	if res.ProtocolVersion != ProtocolVersion {
-		p.Close()
-		return nil, &adapter.Failure{Op: MethodInitialize, Reason: fmt.Sprintf("the adapter speaks protocol version %q; the runner speaks %q", res.ProtocolVersion, ProtocolVersion)}
+		return fail(&adapter.Failure{Op: MethodInitialize, Reason: fmt.Sprintf("the adapter speaks protocol version %q; the runner speaks %q", safetext.Cap(res.ProtocolVersion, safetext.Field), ProtocolVersion)})
 	}
 	if res.Adapter.Name == "" || res.Implementation.Name == "" {
-		p.Close()
-		return nil, &adapter.Failure{Op: MethodInitialize, Reason: "the handshake result names no adapter or no implementation"}
+		return fail(&adapter.Failure{Op: MethodInitialize, Reason: "the handshake result names no adapter or no implementation"})
 	}
-	p.info = res.info()
+	p.info, p.unknown = res.decoded()
 	return p, nil
 }
+
+// StartError is an adapter process that could not be started or failed
+// its handshake, with what the runner saw of it: its command, why the
+// connection ended, its last messages and the tail of its stderr.
+type StartError struct {
+	Err   error
+	Lines []string
+}
+
+func (e *StartError) Error() string { return e.Err.Error() }
+
+// Diagnostics implements [adapter.Diagnoser].
+func (e *StartError) Diagnostics() []string { return e.Lines }
+
+// Unwrap returns the failure.
+func (e *StartError) Unwrap() error { return e.Err }
 
 // start starts the adapter process, without the handshake.
 func (t *Target) start(env adapter.Env) (*process, error) {
@@ -116,26 +164,51 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{target: t, cmd: cmd, stderr: newRing(64 << 10), traffic: newLines(20), hosts: map[string]adapter.Host{}, exited: make(chan struct{})}
-	cmd.Stderr = p.stderr
-	// A grandchild holding stderr open must not keep Wait from returning.
-	cmd.WaitDelay = 2 * time.Second
+	// The runner's own pipes for stdout and stderr: Wait then waits for
+	// the adapter process only, never for a grandchild that holds them.
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
 		return nil, &adapter.Failure{Op: "starting the adapter", Reason: fmt.Sprintf("%q does not start: %v", strings.Join(t.Command, " "), err)}
 	}
-	p.stdin = stdin
-	p.conn = NewConn(stdout, stdin, p.handle)
+	p := &process{target: t, cmd: cmd, stdin: stdin, stdout: outR, stderrPipe: errR, pipes: []uint64{inode(outR), inode(errR)},
+		stderr: newRing(64 << 10), traffic: newLines(30), hosts: map[string]adapter.Host{},
+		exited: make(chan struct{}), connDone: make(chan struct{}), stderrDone: make(chan struct{})}
+	p.conn = NewConn(outR, stdin, p.handle)
 	p.conn.Observe = p.observe
+	p.conn.Arrive = p.arrive
+	p.conn.Limits = t.limits()
+	go func() {
+		_, _ = io.Copy(p.stderr, errR)
+		close(p.stderrDone)
+	}()
 	go func() {
 		_ = p.conn.Run()
+		// A connection the adapter broke is read on, and discarded, so
+		// that a writing adapter is not stuck and notices the end of its
+		// stdin.
+		_, _ = io.Copy(io.Discard, outR)
+		close(p.connDone)
+	}()
+	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
@@ -144,21 +217,28 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 
 // process is one running adapter: an [adapter.Adapter] for one world.
 type process struct {
-	target  *Target
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	conn    *Conn
-	stderr  *ring
-	traffic *lines
-	info    adapter.Info
-	exited  chan struct{}
-	waitErr error
+	target     *Target
+	cmd        *exec.Cmd
+	stdin      io.WriteCloser
+	stdout     *os.File // the read ends of the adapter's stdout and stderr
+	stderrPipe *os.File
+	pipes      []uint64 // their inodes
+	conn       *Conn
+	stderr     *ring
+	traffic    *lines
+	info       adapter.Info
+	unknown    []string      // what the handshake declared that the runner does not know
+	exited     chan struct{} // closed when the adapter process has exited
+	waitErr    error         // its exit status, once exited
+	connDone   chan struct{} // closed when the connection's reader has ended
+	stderrDone chan struct{} // closed when stderr has ended
 
 	mu     sync.Mutex
 	hosts  map[string]adapter.Host
 	agents int
 
 	closeOnce sync.Once
+	leftovers []adapter.Leftover // set by Close
 }
 
 func (p *process) Info() adapter.Info { return p.info }
@@ -169,7 +249,7 @@ func (p *process) observe(t Traffic) {
 	if t.Sent {
 		dir = "→"
 	}
-	p.traffic.add(fmt.Sprintf("adapter %s %s", dir, truncate(string(t.Raw), 200)))
+	p.traffic.add(fmt.Sprintf("adapter %s %s", dir, safetext.CapBytes(t.Raw, 200)))
 	if p.target.Observe != nil {
 		p.target.Observe(t)
 	}
@@ -188,6 +268,10 @@ func (p *process) Diagnostics() []string {
 	default:
 	}
 	out = append(out, p.traffic.list()...)
+	p.stderrSettled()
+	for _, l := range p.Leftovers() {
+		out = append(out, l.String())
+	}
 	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
 		out = append(out, "adapter stderr (tail):")
 		for _, l := range strings.Split(tail, "\n") {
@@ -201,18 +285,62 @@ func (p *process) Diagnostics() []string {
 func (p *process) reason() string {
 	err := p.conn.Err()
 	var pe *ProtocolError
+	var fe *FloodError
 	switch {
 	case errors.As(err, &pe):
 		return pe.Error()
-	case errors.Is(err, io.EOF) || err == nil:
-		select {
-		case <-p.exited:
-			return fmt.Sprintf("the adapter process exited (%v)", p.waitErr)
-		case <-time.After(time.Second):
-			return "the adapter closed its stdout"
+	case errors.As(err, &fe):
+		return fmt.Sprintf("flooded: the adapter sent more than %d %s in one scenario, the protocol's bound (spec/adapter-protocol.md §2); the message at byte offset %d passed it", fe.Bound, fe.What, fe.Offset)
+	case errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) || err == nil:
+		if bounded.Closed(p.exited, time.Second) {
+			p.stderrSettled()
+			return fmt.Sprintf("the adapter process exited (%s)", exitStatus(p.waitErr))
 		}
+		return "the adapter closed its stdout"
 	}
 	return err.Error()
+}
+
+// stderrSettled waits, briefly, for the stderr of an adapter that exited
+// to be read to its end: its last words explain its death.
+func (p *process) stderrSettled() {
+	select {
+	case <-p.exited:
+		bounded.Closed(p.stderrDone, outputGrace)
+	default:
+	}
+}
+
+// exitStatus describes how a process ended.
+func exitStatus(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// Fault implements [adapter.Faulter]: a connection the adapter broke (a
+// malformed message, an answer to nothing, a flood), whether or not an
+// operation was waiting.
+func (p *process) Fault() error {
+	select {
+	case <-p.conn.Done():
+	default:
+		return nil
+	}
+	var pe *ProtocolError
+	var fe *FloodError
+	if err := p.conn.Err(); errors.As(err, &pe) || errors.As(err, &fe) {
+		return &adapter.Failure{Op: "the scenario", Reason: p.reason()}
+	}
+	return nil
+}
+
+// Leftovers implements [adapter.LeftoverReporter].
+func (p *process) Leftovers() []adapter.Leftover {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.leftovers)
 }
 
 // call sends a request, turning anything but an implementation error into
@@ -223,6 +351,10 @@ func (p *process) call(ctx context.Context, method string, params, result any) e
 
 // callThen is call, running then as the answer arrives ([Conn.CallThen]).
 func (p *process) callThen(ctx context.Context, method string, params, result any, then func()) error {
+	budget := "its deadline"
+	if dl, ok := ctx.Deadline(); ok {
+		budget = time.Until(dl).Round(100 * time.Millisecond).String()
+	}
 	err := p.conn.CallThen(ctx, method, params, result, then)
 	var re *RemoteError
 	switch {
@@ -233,7 +365,7 @@ func (p *process) callThen(ctx context.Context, method string, params, result an
 	case errors.As(err, &re):
 		return re.Contract
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return &adapter.Failure{Op: method, Reason: "the adapter did not answer in time"}
+		return &adapter.Failure{Op: method, Reason: fmt.Sprintf("the adapter did not answer %s within %s", method, budget)}
 	case ctx.Err() != nil:
 		return &adapter.Error{Kind: adapter.KindCancelled, Message: "the runner cancelled " + method}
 	}
@@ -243,85 +375,6 @@ func (p *process) callThen(ctx context.Context, method string, params, result an
 	default:
 	}
 	return &adapter.Failure{Op: method, Reason: err.Error()}
-}
-
-// handle answers the adapter's host/* requests.
-func (p *process) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	var ref AgentRef
-	_ = json.Unmarshal(params, &ref)
-	p.mu.Lock()
-	host := p.hosts[ref.AgentID]
-	p.mu.Unlock()
-	if host == nil && strings.HasPrefix(method, "host/") {
-		return nil, &adapter.Error{Kind: adapter.KindNotFound, Message: fmt.Sprintf("%s names an unknown agent %q", method, ref.AgentID)}
-	}
-	switch method {
-	case MethodModel:
-		var mp ModelParams
-		if err := json.Unmarshal(params, &mp); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		return host.Model(ctx, mp.Request)
-	case MethodApprove:
-		var ap ApproveParams
-		if err := json.Unmarshal(params, &ap); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		d, err := host.Approve(ctx, ap.Request)
-		return ApproveResult{Decision: d}, err
-	case MethodEvent:
-		var ep EventParams
-		if err := json.Unmarshal(params, &ep); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		host.Event(ctx, ep.Event)
-		return nil, nil
-	case MethodHook:
-		var hp HookParams
-		if err := json.Unmarshal(params, &hp); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		return empty{}, host.Hook(ctx, hp.Hook)
-	case MethodValidate:
-		var vp ValidateParams
-		if err := json.Unmarshal(params, &vp); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		issues, err := host.Validate(ctx, vp.Request)
-		return ValidateResult{Issues: orEmpty(issues)}, err
-	case MethodExecute:
-		var xp ExecuteParams
-		if err := json.Unmarshal(params, &xp); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		res, err := host.Execute(ctx, xp.Request)
-		return ExecuteResult{Result: res}, err
-	case MethodPermission:
-		var pp PermissionParams
-		if err := json.Unmarshal(params, &pp); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		d, err := host.Permission(ctx, pp.Request)
-		return PermissionResult{Decision: d}, err
-	case MethodAuthorize:
-		var ap AuthorizeParams
-		if err := json.Unmarshal(params, &ap); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		cb, err := host.Authorize(ctx, ap.Request)
-		return AuthorizeResult{CallbackURL: cb}, err
-	case MethodProvider:
-		var pp ProviderParams
-		if err := json.Unmarshal(params, &pp); err != nil {
-			return nil, invalidParams(method, err)
-		}
-		v, err := host.Provider(ctx, pp.Call)
-		if len(v) == 0 {
-			v = json.RawMessage("null")
-		}
-		return ProviderResult{Value: v}, err
-	}
-	return nil, &adapter.Error{Kind: adapter.KindUnsupported, Message: fmt.Sprintf("the runner has no method %q", method)}
 }
 
 // newID assigns the next agent id and binds host to it.
@@ -351,15 +404,24 @@ func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host 
 }
 
 // Close ends the adapter process and its whole process group: shutdown,
-// then stdin closed, then SIGTERM, then SIGKILL.
-func (p *process) Close() error {
+// then stdin closed, then SIGTERM, then SIGKILL. Once the adapter process
+// itself has exited, whatever it left running (in its group, or holding
+// its stdout or stderr) is killed at once and named ([process.Leftovers]);
+// Close returns when the connection and stderr have been read to their
+// end, so that no callback is handled after it.
+func (p *process) Close() error { return p.close(true) }
+
+// close is Close, sending shutdown first when polite.
+func (p *process) close(polite bool) error {
 	p.closeOnce.Do(func() {
 		select {
 		case <-p.conn.Done():
 		default:
-			ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-			_ = p.conn.Call(ctx, MethodShutdown, empty{}, nil)
-			cancel()
+			if polite {
+				ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+				_ = p.conn.Call(ctx, MethodShutdown, empty{}, nil)
+				cancel()
+			}
 		}
 		p.stdin.Close()
 		pgid := p.cmd.Process.Pid
@@ -370,11 +432,28 @@ func (p *process) Close() error {
 				bounded.Closed(p.exited, 5*time.Second)
 			}
 		}
-		// What the adapter left behind in its group goes too.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		left := groupLeftovers(pgid)
+		if !bounded.Closed(p.connDone, outputGrace) || !bounded.Closed(p.stderrDone, outputGrace) {
+			// Someone outside the group still holds the adapter's output.
+			left = append(left, pipeLeftovers(p.pipes)...)
+		}
+		p.mu.Lock()
+		p.leftovers = left
+		p.mu.Unlock()
+		// Read what is left in the pipes, then stop reading.
+		bounded.Closed(p.connDone, 2*time.Second)
+		p.stdout.Close()
+		bounded.Closed(p.stderrDone, time.Second)
+		p.stderrPipe.Close()
+		bounded.Closed(p.connDone, 5*time.Second)
+		bounded.Closed(p.stderrDone, time.Second)
 	})
 	return nil
 }
+
+// outputGrace is how long the adapter's output may stay open after the
+// adapter and its group are gone before the runner looks for who holds it.
+const outputGrace = 500 * time.Millisecond
 
 // shutdownGrace is how long the runner waits for the answer to shutdown:
 // the adapter closes its agents, reaping their children, before answering.
@@ -479,9 +558,4 @@ func (g *agent) Logs(ctx context.Context) ([]string, error) {
 	var res LogsResult
 	err := g.p.call(ctx, string(adapter.OpLogs), AgentRef{g.id}, &res)
 	return res.Lines, err
-}
-
-// invalidParams reports params that do not decode.
-func invalidParams(method string, err error) error {
-	return &adapter.Error{Kind: adapter.KindInternal, Message: fmt.Sprintf("the params of %s do not decode: %v", method, err)}
 }

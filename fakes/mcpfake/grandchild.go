@@ -78,6 +78,7 @@ func RunGrandchild(args []string) int {
 		return 2
 	}
 	defer rec.Close()
+	watchRunner(rec, "mcpfake grandchild")
 	if _, err := os.Stdout.Write([]byte{'\n'}); err != nil && !errors.Is(err, syscall.EPIPE) {
 		fmt.Fprintln(os.Stderr, "mcpfake grandchild:", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -22,9 +23,10 @@ const stdinClosedLine = "mcpfake: stdin closed; running on until a signal ends i
 
 // StdioArgs returns the arguments, after the binary's path, that run a stdio
 // fake with the script at scriptPath, reporting to the record server at
-// recordAddr.
+// recordAddr. The fake learns the runner's PID too (the caller's:
+// StdioArgs runs in the runner), to die with it.
 func StdioArgs(scriptPath, recordAddr string) []string {
-	return []string{Subcommand, "--script", scriptPath, "--record", recordAddr}
+	return []string{Subcommand, "--script", scriptPath, "--record", recordAddr, "--runner", strconv.Itoa(os.Getpid())}
 }
 
 // RunStdio runs a stdio fake with args (everything after [Subcommand]) and
@@ -35,9 +37,11 @@ func RunStdio(args []string) int {
 	fs := flag.NewFlagSet(Subcommand, flag.ContinueOnError)
 	scriptPath := fs.String("script", "", "the script file")
 	recordAddr := fs.String("record", "", "the record server, host:port")
+	runner := fs.Int("runner", 0, "the runner's PID: a fake the runner started itself dies with it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	dieWithParentRunner(*runner)
 	script, err := ReadScript(*scriptPath)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpfake:", err)
@@ -55,6 +59,7 @@ func RunStdio(args []string) int {
 		return 2
 	}
 	defer rec.Close()
+	watchRunner(rec, "mcpfake")
 	if script.Grandchild {
 		if err := spawnGrandchild(*recordAddr, script.Name); err != nil {
 			fmt.Fprintln(os.Stderr, "mcpfake:", err)

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,11 +25,47 @@ func (l *Log) Record(r Record) error {
 }
 
 // Client reports records from a fake process to a [Server]. Each call of
-// [Client.Record] waits for the server's acknowledgement.
+// [Client.Record] waits for the server's acknowledgement. The connection
+// is also the fake's lifeline: when it ends without [Client.Close] (the
+// runner is gone, or closed the scenario), [Client.Lost] says so, and a
+// fake process exits.
 type Client struct {
-	mu   sync.Mutex
+	mu   sync.Mutex // one record at a time
 	conn net.Conn
-	r    *bufio.Reader
+	acks chan struct{} // one per acknowledgement read
+	gone chan struct{} // closed when the connection has ended
+	// closing is set by Close: an end after it is not a loss.
+	closing atomic.Bool
+	lost    chan struct{} // closed when the connection ended without Close
+}
+
+// newClient starts reading acknowledgements on conn.
+func newClient(conn net.Conn) *Client {
+	c := &Client{conn: conn, acks: make(chan struct{}, 1), gone: make(chan struct{}), lost: make(chan struct{})}
+	go c.read()
+	return c
+}
+
+// read turns the server's bytes into acknowledgements until the
+// connection ends.
+func (c *Client) read() {
+	r := bufio.NewReader(c.conn)
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			close(c.gone)
+			if !c.closing.Load() {
+				close(c.lost)
+			}
+			return
+		}
+		if b == '\n' {
+			select {
+			case c.acks <- struct{}{}:
+			case <-c.gone:
+			}
+		}
+	}
 }
 
 // Dial connects to the server at addr and reports start as the process's
@@ -37,10 +75,10 @@ func Dial(addr string, start Record) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the record server: %w", err)
 	}
-	c := &Client{conn: conn, r: bufio.NewReader(conn)}
+	c := newClient(conn)
 	start.Kind = KindStart
 	if err := c.Record(start); err != nil {
-		conn.Close()
+		c.Close()
 		return nil, err
 	}
 	return c, nil
@@ -57,14 +95,32 @@ func (c *Client) Record(r Record) error {
 	if _, err := c.conn.Write(append(b, '\n')); err != nil {
 		return err
 	}
-	if _, err := c.r.ReadByte(); err != nil {
-		return fmt.Errorf("the record server did not acknowledge: %w", err)
+	select {
+	case <-c.acks:
+		return nil
+	case <-c.gone:
+		// A server that acknowledges and hangs up (a one-record
+		// connection) can close the connection as soon as the
+		// acknowledgement is read: it still counts.
+		select {
+		case <-c.acks:
+			return nil
+		default:
+			return errors.New("the record server did not acknowledge: the connection ended")
+		}
 	}
-	return nil
 }
 
+// Lost is closed when the connection to the server ended other than by
+// [Client.Close]: the runner that started the scenario is gone, or has
+// closed it.
+func (c *Client) Lost() <-chan struct{} { return c.lost }
+
 // Close closes the connection; the server then records the exit.
-func (c *Client) Close() error { return c.conn.Close() }
+func (c *Client) Close() error {
+	c.closing.Store(true)
+	return c.conn.Close()
+}
 
 // Report connects to the server at addr, reports r as the only record of
 // the connection, waits for the acknowledgement and disconnects. r must be
@@ -75,8 +131,8 @@ func Report(addr string, r Record) error {
 	if err != nil {
 		return fmt.Errorf("connecting to the record server: %w", err)
 	}
-	defer conn.Close()
-	c := &Client{conn: conn, r: bufio.NewReader(conn)}
+	c := newClient(conn)
+	defer c.Close()
 	return c.Record(r)
 }
 

@@ -2,6 +2,7 @@ package record
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -242,5 +243,53 @@ func TestLatch(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestReportToAServerThatHangsUp: a server that acknowledges a one-record
+// connection and hangs up at once has acknowledged it, however fast the
+// end follows the acknowledgement.
+func TestReportToAServerThatHangsUp(t *testing.T) {
+	srv, err := NewServer(NewLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for i := range 100 {
+		if err := Report(srv.Addr(), Record{Kind: KindSandbox, Server: "s", Instance: fmt.Sprintf("sandbox/%d", i)}); err != nil {
+			t.Fatalf("report %d: %v", i, err)
+		}
+	}
+	if n := srv.log.Len(); n != 100 {
+		t.Errorf("%d records, want 100", n)
+	}
+}
+
+// TestLostSaysTheServerWentAway: a fake's client learns that the server
+// went away, and not that it closed the connection itself.
+func TestLostSaysTheServerWentAway(t *testing.T) {
+	srv, err := NewServer(NewLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Dial(srv.Addr(), Record{Server: "s", Instance: "s/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := Dial(srv.Addr(), Record{Server: "s", Instance: "s/2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine.Close()
+	srv.Close()
+	select {
+	case <-c.Lost():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client never learnt that the server went away")
+	}
+	select {
+	case <-mine.Lost():
+		t.Error("a client that closed its own connection counts it as lost")
+	default:
 	}
 }

@@ -67,7 +67,7 @@ func TestNodeStubKeepsItsBaseline(t *testing.T) {
 		var b strings.Builder
 		for _, sc := range rep.Scenarios {
 			if (sc.Status == conformance.StatusFailed || sc.Status == conformance.StatusUndefined) && sc.Baseline == "" {
-				fmt.Fprintf(&b, "\n  unexpected: %s: %s", sc.ID, strings.SplitN(sc.Error, "\n", 2)[0])
+				fmt.Fprintf(&b, "\n  unexpected: %s:\n    %s", sc.ID, strings.ReplaceAll(strings.TrimSpace(firstLines(sc.Error, 3)), "\n", "\n    "))
 			}
 		}
 		for _, e := range rep.StaleBaseline {
@@ -78,4 +78,16 @@ func TestNodeStubKeepsItsBaseline(t *testing.T) {
 	if got := figures.Find(readme); string(got) != line {
 		t.Errorf("README.md says\n  %s\nthe run says\n  %s\n(-update rewrites it)", got, line)
 	}
+}
+
+// firstLines is the first n lines of s that are not blank: the step and its
+// Expected and Actual, without the wire log that follows.
+func firstLines(s string, n int) string {
+	var kept []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" && len(kept) < n {
+			kept = append(kept, strings.TrimSpace(l))
+		}
+	}
+	return strings.Join(kept, "\n")
 }
