@@ -170,60 +170,13 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 	}
 	var media [][]byte // archived once the size is known to be acceptable
 	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			p.Content = append(p.Content, projectedItem{Type: "text", Text: c.Text})
-		case *mcp.ResourceLink:
-			// LA-VAL-06: resource links are projected.
-			if !m.Has(fault.DropLinks) {
-				p.Content = append(p.Content, projectedItem{Type: "resource_link", URI: c.URI, Name: c.Name, MIMEType: c.MIMEType})
-			}
-			if text, ok := followLink(c.URI, m); ok {
-				p.Content = append(p.Content, projectedItem{Type: "text", Text: text})
-			}
-		case *mcp.ImageContent, *mcp.AudioContent:
-			typ, mime, data := "image", "", []byte(nil)
-			if img, ok := c.(*mcp.ImageContent); ok {
-				mime, data = img.MIMEType, img.Data
-			} else {
-				aud := c.(*mcp.AudioContent)
-				typ, mime, data = "audio", aud.MIMEType, aud.Data
-			}
-			encoded := base64.StdEncoding.EncodeToString(data)
-			// LA-ARC-02: media are archived, never inline.
-			if m.Has(fault.InlineMedia) {
-				p.Content = append(p.Content, projectedItem{Type: typ, MIMEType: mime, Text: encoded})
-				continue
-			}
-			// LA-ARC-02: with their data.
-			if m.Has(fault.ArchiveMediaEmpty) {
-				encoded = ""
-			}
-			media = append(media, []byte(encoded))
-			p.Content = append(p.Content, projectedItem{Type: typ, MIMEType: mime, Bytes: len(data)})
-		case *mcp.EmbeddedResource:
-			data := []byte{}
-			uri, mime := "", ""
-			if r := c.Resource; r != nil {
-				uri, mime = r.URI, r.MIMEType
-				data = []byte(r.Text)
-				if r.Blob != nil {
-					data = []byte(base64.StdEncoding.EncodeToString(r.Blob))
-				}
-			}
-			// LA-ARC-03: embedded resources are archived, never inline.
-			if m.Has(fault.InlineResources) {
-				p.Content = append(p.Content, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Text: string(data)})
-				continue
-			}
-			// LA-ARC-03: with their data.
-			if m.Has(fault.ArchiveResourcesEmpty) {
-				data = []byte{}
-			}
+		items, data, archive, err := projectItem(c, m)
+		if err != nil {
+			return Projection{}, err
+		}
+		p.Content = append(p.Content, items...)
+		if archive {
 			media = append(media, data)
-			p.Content = append(p.Content, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Bytes: len(data)})
-		default:
-			return Projection{}, newError(KindValidation, "LA-VAL-05", "the result holds content of an unsupported type %T", c)
 		}
 	}
 	// Size the projection with placeholder references, then archive.
@@ -277,6 +230,64 @@ func (a *Host) project(res *mcp.CallToolResult) (Projection, error) {
 		out.Archived = true
 	}
 	return out, nil
+}
+
+// projectItem projects one content item of a tool result: the items the
+// model sees for it and, for media and embedded resources, the data to
+// archive (archive says there is some, possibly empty).
+func projectItem(c mcp.Content, m fault.Set) (items []projectedItem, data []byte, archive bool, err error) {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		items = append(items, projectedItem{Type: "text", Text: c.Text})
+	case *mcp.ResourceLink:
+		// LA-VAL-06: resource links are projected.
+		if !m.Has(fault.DropLinks) {
+			items = append(items, projectedItem{Type: "resource_link", URI: c.URI, Name: c.Name, MIMEType: c.MIMEType})
+		}
+		if text, ok := followLink(c.URI, m); ok {
+			items = append(items, projectedItem{Type: "text", Text: text})
+		}
+	case *mcp.ImageContent, *mcp.AudioContent:
+		typ, mime, raw := "image", "", []byte(nil)
+		if img, ok := c.(*mcp.ImageContent); ok {
+			mime, raw = img.MIMEType, img.Data
+		} else {
+			aud := c.(*mcp.AudioContent)
+			typ, mime, raw = "audio", aud.MIMEType, aud.Data
+		}
+		encoded := base64.StdEncoding.EncodeToString(raw)
+		// LA-ARC-02: media are archived, never inline.
+		if m.Has(fault.InlineMedia) {
+			return append(items, projectedItem{Type: typ, MIMEType: mime, Text: encoded}), nil, false, nil
+		}
+		// LA-ARC-02: with their data.
+		if m.Has(fault.ArchiveMediaEmpty) {
+			encoded = ""
+		}
+		return append(items, projectedItem{Type: typ, MIMEType: mime, Bytes: len(raw)}), []byte(encoded), true, nil
+	case *mcp.EmbeddedResource:
+		data = []byte{}
+		uri, mime := "", ""
+		if r := c.Resource; r != nil {
+			uri, mime = r.URI, r.MIMEType
+			data = []byte(r.Text)
+			if r.Blob != nil {
+				data = []byte(base64.StdEncoding.EncodeToString(r.Blob))
+			}
+		}
+		// LA-ARC-03: embedded resources are archived, never inline.
+		if m.Has(fault.InlineResources) {
+			return append(items, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Text: string(data)}), nil, false, nil
+		}
+		// LA-ARC-03: with their data.
+		if m.Has(fault.ArchiveResourcesEmpty) {
+			data = []byte{}
+		}
+		return append(items, projectedItem{Type: "resource", URI: uri, MIMEType: mime, Bytes: len(data)}), data, true, nil
+	default:
+		return nil, nil, false, newError(KindValidation, "LA-VAL-05", "the result holds content of an unsupported type %T", c)
+	}
+	return items, nil, false, nil
 }
 
 // followLink opens a resource link. It serves only [fault.ReadFileLinks] and
