@@ -1,6 +1,9 @@
 package reference
 
-import "github.com/mcpconform/mcpconform/reference/internal/core"
+import (
+	"github.com/mcpconform/mcpconform/internal/fault"
+	"github.com/mcpconform/mcpconform/reference/internal/core"
+)
 
 // ServerConfig is one MCP server entry, the same in mcps.json, in the
 // mcpServers option and in [Registry.Register].
@@ -31,13 +34,21 @@ const (
 // headers, combinations of fields) wherever it came from. source names where
 // the JSON came from, for error messages.
 func DecodeServers(data []byte, source string) ([]NamedServer, error) {
-	return core.DecodeServers(data, source)
+	return core.DecodeServers(data, source, fault.Set{})
 }
 
 // DecodeServerConfig decodes one server entry, as [Registry.Register]
 // receives it in JSON form; see [DecodeServers] for what it checks.
 func DecodeServerConfig(data []byte) (ServerConfig, error) {
-	return core.DecodeServerConfig(data)
+	return core.DecodeServerConfig(data, fault.Set{})
+}
+
+// The decoders' twins take faults, for the conformance suite's mutation
+// tests (fault.Twin): the rules decoding enforces, such as refusing
+// timeoutMs 0 (LA-TMO-03), have no host to break.
+func init() {
+	fault.RegisterTwin("reference.DecodeServers", core.DecodeServers)
+	fault.RegisterTwin("reference.DecodeServerConfig", core.DecodeServerConfig)
 }
 
 // ProjectConfigPath returns the project configuration file of workdir:

@@ -114,7 +114,7 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 		ro.Clock = clock
 	}
 	if len(opts.MCPServers) > 0 {
-		servers, err := reference.DecodeServers(opts.MCPServers, "mcpServers option")
+		servers, err := decodeServers(opts.MCPServers, "mcpServers option", a.faults)
 		if err != nil {
 			return nil, contractError(err)
 		}
@@ -133,7 +133,7 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return newAgent(ag, host, clock, logs), nil
+	return newAgent(ag, a.faults, host, clock, logs), nil
 }
 
 // hostTools builds the tools the host defines.
@@ -162,19 +162,28 @@ func permissions(opts adapter.AgentOptions, host adapter.Host) (*reference.Polic
 	return p, approval{host}
 }
 
-// newAgent wraps a reference agent, forwarding its subscribe() events.
-func newAgent(ag *reference.Agent, host adapter.Host, clock *reference.ManualClock, logs *logBuffer) *agent {
-	g := &agent{ag: ag, host: host, clock: clock, logs: logs}
+// newAgent wraps a reference agent with the target's faults, forwarding
+// its subscribe() events.
+func newAgent(ag *reference.Agent, faults fault.Set, host adapter.Host, clock *reference.ManualClock, logs *logBuffer) *agent {
+	g := &agent{faults: faults, ag: ag, host: host, clock: clock, logs: logs}
 	ag.Subscribe(func(ev reference.Event) { host.Event(context.Background(), contractEvent(ev, "subscribe")) })
 	return g
 }
 
 // agent is a reference agent behind the contract.
+// The reference's decoders as the target's faults break them: the public
+// ones take none (fault.Twin).
+var (
+	decodeServers      = fault.Twin[func([]byte, string, fault.Set) ([]reference.NamedServer, error)]("reference.DecodeServers")
+	decodeServerConfig = fault.Twin[func([]byte, fault.Set) (reference.ServerConfig, error)]("reference.DecodeServerConfig")
+)
+
 type agent struct {
-	ag    *reference.Agent
-	host  adapter.Host
-	clock *reference.ManualClock // nil unless the options asked for one
-	logs  *logBuffer
+	faults fault.Set
+	ag     *reference.Agent
+	host   adapter.Host
+	clock  *reference.ManualClock // nil unless the options asked for one
+	logs   *logBuffer
 }
 
 func (g *agent) MCPStatus(context.Context) ([]adapter.BladeServerStatus, error) {
@@ -211,7 +220,7 @@ func (g *agent) SubAgent(ctx context.Context, opts adapter.SubAgentOptions) (ada
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return newAgent(sub, g.host, g.clock, g.logs), nil
+	return newAgent(sub, g.faults, g.host, g.clock, g.logs), nil
 }
 
 // Project projects a tool result.
@@ -271,7 +280,7 @@ func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, er
 }
 
 func (g *agent) Register(ctx context.Context, name string, entry json.RawMessage) error {
-	cfg, err := reference.DecodeServerConfig(entry)
+	cfg, err := decodeServerConfig(entry, g.faults)
 	if err != nil {
 		return contractError(err)
 	}

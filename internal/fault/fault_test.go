@@ -124,6 +124,37 @@ func TestInject(t *testing.T) {
 	Inject(&n, NewSet(AliasLength))
 }
 
+func TestTwin(t *testing.T) {
+	RegisterTwin("fault.double", func(n int, s Set) int {
+		if s.Has(AliasLength) {
+			return n
+		}
+		return 2 * n
+	})
+	double := Twin[func(int, Set) int]("fault.double")
+	if got := [2]int{double(3, Set{}), double(3, NewSet(AliasLength))}; got != [2]int{6, 3} {
+		t.Errorf("the twin without and with its fault: Expected [6 3]; Actual %v", got)
+	}
+	tests := []struct {
+		name string
+		get  func()
+		says string
+	}{
+		{"an unknown name", func() { Twin[func(int, Set) int]("fault.none") }, "no twin of fault.none"},
+		{"another type", func() { Twin[func(string) int]("fault.double") }, "not a func(string) int"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tt.says) {
+					t.Errorf("Twin of %s: Expected a panic saying %q; Actual %v", tt.name, tt.says, r)
+				}
+			}()
+			tt.get()
+		})
+	}
+}
+
 // TestEveryFaultBreaksItsRuleWhereItIsEnforced keeps the rule-to-code index:
 // it reads the module's Go source and requires every fault to be checked
 // somewhere, and every check of a fault to stand next to a comment that

@@ -28,3 +28,30 @@ func Inject[O any](o *O, s Set) {
 	}
 	fn.(func(any, Set))(o, s)
 }
+
+// twins holds, by the name of a public function of a product package, its
+// twin that also takes a fault set.
+var twins sync.Map // string → any
+
+// RegisterTwin is called by a product package of the reference, in an init
+// function, with the twin of one of its public functions: the same
+// function with a fault set as its last parameter, registered under the
+// public function's name ("reference.DecodeServers"). The public function
+// then takes no fault, and only [Twin] reaches the twin. It serves the
+// rules a public function enforces before any host exists, such as
+// decoding JSON (timeoutMs 0 is refused there, LA-TMO-03).
+func RegisterTwin[F any](name string, fn F) { twins.Store(name, fn) }
+
+// Twin returns the twin registered under name. It panics when none is, or
+// when it is not an F: a bug of this module, not of its input.
+func Twin[F any](name string) F {
+	v, ok := twins.Load(name)
+	if !ok {
+		panic(fmt.Sprintf("fault.Twin: no twin of %s is registered", name))
+	}
+	fn, ok := v.(F)
+	if !ok {
+		panic(fmt.Sprintf("fault.Twin: the twin of %s is a %T, not a %v", name, v, reflect.TypeFor[F]()))
+	}
+	return fn
+}

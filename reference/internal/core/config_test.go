@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // TestBadConfigurationIsExplained checks that each kind of bad
@@ -150,7 +152,7 @@ func TestDecodeServerConfig(t *testing.T) {
 		{`[]`, ServerConfig{}, "LA-CFG-10"},
 	}
 	for _, tt := range tests {
-		got, err := DecodeServerConfig([]byte(tt.json))
+		got, err := DecodeServerConfig([]byte(tt.json), fault.Set{})
 		if RuleOf(err) != tt.rule {
 			t.Errorf("%s: %v, want rule %q", tt.json, err, tt.rule)
 			continue

@@ -29,16 +29,17 @@ type NamedServer struct {
 // fields and duplicate aliases are refused. It does not judge the values:
 // [New] and [Registry.Register] validate every entry (aliases, URLs,
 // headers, combinations of fields) wherever it came from. source names where
-// the JSON came from, for error messages.
-func DecodeServers(data []byte, source string) ([]NamedServer, error) {
-	d := decoder{source: source}
+// the JSON came from, for error messages. faults break the rules decoding
+// enforces; the public decoders pass none.
+func DecodeServers(data []byte, source string, faults fault.Set) ([]NamedServer, error) {
+	d := decoder{source: source, faults: faults}
 	return d.servers(data, "mcpServers")
 }
 
 // DecodeServerConfig decodes one server entry, as [Registry.Register]
 // receives it in JSON form; see [DecodeServers] for what it checks.
-func DecodeServerConfig(data []byte) (ServerConfig, error) {
-	d := decoder{source: "register"}
+func DecodeServerConfig(data []byte, faults fault.Set) (ServerConfig, error) {
+	d := decoder{source: "register", faults: faults}
 	return d.entry(data, "entry")
 }
 
