@@ -13,10 +13,19 @@ build:
 conform: build
 	./bin/mcpconform run
 
-# Vet, format check, and every test (unit tests, the conformance suite
-# against the reference, mutation tests) under the race detector.
+# The verdict tests: every mutant of the reference and every corruption of
+# what it says against the scenarios it affects, and the hollow adapter
+# against the whole suite. They prove verdicts, not the harness's
+# concurrency: they run the scenarios TestReferenceConforms and
+# TestSameVerdictsThroughTheProtocol run under the race detector, so they
+# run without it (it multiplies their time about three times).
+VERDICT_TESTS = ^(TestMutantsFail|TestCorruptionsFail|TestHollowAdapterPassesNothing)$$
+
+# Vet, format check, and every test: unit tests and the conformance suite
+# against the reference under the race detector, then the verdict tests.
 test: deps vet fmt-check
-	$(GO) test -race -timeout 20m ./...
+	$(GO) test -race -timeout 20m -skip '$(VERDICT_TESTS)' ./...
+	$(GO) test -timeout 20m -run '$(VERDICT_TESTS)' ./conformance/
 
 # What the tests need beyond Go: Node.js 20+ (the Node stub adapter; the
 # machine has it) and Debian's Chromium (the HTML report's browser test),
