@@ -170,7 +170,6 @@ func newAgent(ag *reference.Agent, faults fault.Set, host adapter.Host, clock *r
 	return g
 }
 
-// agent is a reference agent behind the contract.
 // The reference's decoders as the target's faults break them: the public
 // ones take none (fault.Twin).
 var (
@@ -178,6 +177,7 @@ var (
 	decodeServerConfig = fault.Twin[func([]byte, fault.Set) (reference.ServerConfig, error)]("reference.DecodeServerConfig")
 )
 
+// agent is a reference agent behind the contract.
 type agent struct {
 	faults fault.Set
 	ag     *reference.Agent
