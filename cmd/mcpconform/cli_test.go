@@ -37,7 +37,7 @@ func TestExitCodes(t *testing.T) {
 		{"empty selection", []string{"run", "--tags", "@nothing-has-this"}, exitUsage, "no scenario matches"},
 		{"bad format", []string{"run", "--format", "yaml"}, exitUsage, "--format"},
 		{"bad target", []string{"run", "--target", "martian"}, exitUsage, "unknown target"},
-		{"unknown mutation", []string{"run", "--target", "reference+mutate=LA-X/y"}, exitUsage, "unknown mutation"},
+		{"unknown fault", []string{"run", "--target", "reference+mutate=LA-X/y"}, exitUsage, "unknown fault \"LA-X/y\""},
 		{"passing selection", []string{"run", "--rules", "LA-CFG-13", "--out", dir}, exitOK, "PASS"},
 		{"failing mutant", []string{"run", "--rules", "LA-NAME-02", "--target", "reference+mutate=LA-NAME-02/alias-25-characters"}, exitFailure, "FAIL"},
 		{"adapter claiming no system", []string{"run", "--target", "cmd:" + self(t) + " hollow-adapter no-system"}, exitUsage, "claims no system"},
