@@ -2,8 +2,6 @@ package conformance
 
 import (
 	"strconv"
-
-	"github.com/cucumber/godog"
 )
 
 // Source alternatives in step patterns.
@@ -17,7 +15,7 @@ func atoi(s string) int {
 
 // registerSteps defines the suite's step vocabulary on one scenario's
 // world. Every step is defined once, here; the methods live in steps_*.go.
-func (w *world) registerSteps(sc *godog.ScenarioContext) {
+func (w *world) registerSteps(sc stepDefiner) {
 	// Fake servers.
 	sc.Step(`^(a stdio|an HTTPS?|an SSE) MCP server "([^"]*)" with tools "([^"]*)"(?: served (\d+) per page)?$`, w.aServerWithTools)
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with (\d+) tools?(?: described in (\d+) bytes each)?(?: served (\d+) per page)?( and a cursor that never ends)?$`, w.aServerWithNTools)
@@ -299,7 +297,6 @@ func (w *world) registerSteps(sc *godog.ScenarioContext) {
 	sc.Step(`^every mcpServerStatus\(\) entry seen had Blade's shape$`, w.statusShapes)
 	sc.Step(`^the connectedAt of "([^"]*)" is later than before$`, w.connectedLater)
 	sc.Step(`^mcpListTools\(\) lists exactly the tools of "([^"]*)"$`, w.listsToolsOf)
-	sc.Step(`^mcpListTools\(\) lists no tools?$`, w.listsNoTools)
 	sc.Step(`^mcpListTools\(\) lists "([^"]*)" of "([^"]*)" described as "([^"]*)"$`, w.listsToolDescribed)
 	sc.Step(`^of "([^"]*)" and "([^"]*)" only "([^"]*)" failed, for a name collision$`, w.collidedStep)
 	sc.Step(`^the host's permission callback answers "(allow|ask|deny)"(?: for "([^"]*)")?$`, w.permissionAnswers)

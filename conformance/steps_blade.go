@@ -383,15 +383,6 @@ func (w *world) collided(ctx context.Context, first, second string) error {
 		"%s; tools %s", describeStatuses(st), describeToolInfos(ts))
 }
 
-// listsNoTools: Then mcpListTools() lists no tools
-func (w *world) listsNoTools(ctx context.Context) error {
-	ts, err := w.mcpListTools(ctx)
-	if err != nil {
-		return err
-	}
-	return w.expect(len(ts) == 0, "no tool", "%s", describeToolInfos(ts))
-}
-
 // collidedStep: Then of "my-srv" and "my_srv" only "my_srv" failed, for a name collision
 func (w *world) collidedStep(ctx context.Context, first, second, failed string) error {
 	if failed != second {

@@ -1,0 +1,49 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/features"
+)
+
+// TestVocabulary checks the step vocabulary against the features: every
+// step of every scenario matches exactly one definition (none is undefined,
+// none ambiguous), and every definition is used by some step (none is dead).
+func TestVocabulary(t *testing.T) {
+	defs := vocabulary()
+	pickles, err := featurePickles(features.FS, features.Dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := make([]bool, len(defs))
+	for _, pk := range pickles {
+		for _, st := range pk.Steps {
+			var hits []string
+			for i, d := range defs {
+				if d.expr.MatchString(st.Text) {
+					used[i] = true
+					hits = append(hits, fmt.Sprintf("%s (%s)", d.expr, d.handler))
+				}
+			}
+			switch len(hits) {
+			case 0:
+				t.Errorf("%s: undefined step\nExpected: one definition matching %q\nActual:   none", pk.Uri, st.Text)
+			case 1:
+			default:
+				t.Errorf("%s: ambiguous step\nExpected: one definition matching %q\nActual:   %d:\n  %s", pk.Uri, st.Text, len(hits), strings.Join(hits, "\n  "))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for i, d := range defs {
+		if !used[i] {
+			t.Errorf("dead step pattern\nExpected: some feature step matching %s (%s)\nActual:   none", d.expr, d.handler)
+		}
+		if seen[d.expr.String()] {
+			t.Errorf("step pattern defined twice: %s", d.expr)
+		}
+		seen[d.expr.String()] = true
+	}
+}
