@@ -167,12 +167,7 @@ func (w *world) registerSteps(sc stepDefiner) {
 	sc.Step(`^the host creates the agent and registers "([^"]*)"$`, w.createsAgentAndRegisters)
 
 	// Outcomes and evidence.
-	sc.Step(`^it (succeeds|fails|fails with an? "([^"]*)" error)$`, func(verdict, kind string) error {
-		if verdict != "succeeds" {
-			verdict = "fails"
-		}
-		return w.outcomeIs(verdict, kind)
-	})
+	sc.Step(`^it (succeeds|fails|fails with an? "([^"]*)" error)$`, w.itIs)
 	sc.Step(`^every one of them fails with an? "([^"]*)"(?: or an? "([^"]*)")? error$`, w.everyOneFails)
 	sc.Step(`^"([^"]*)" was connected$`, w.wasConnected)
 	sc.Step(`^"([^"]*)" was never contacted$`, w.neverContacted)

@@ -18,6 +18,14 @@ import (
 // Then steps: every one of them checks something through w.expect, so a
 // scenario can never pass on steps that assert nothing.
 
+// itIs: Then it succeeds | Then it fails | Then it fails with a "name" error
+func (w *world) itIs(verdict, kind string) error {
+	if verdict != "succeeds" {
+		verdict = "fails"
+	}
+	return w.outcomeIs(verdict, kind)
+}
+
 // outcomeIs: Then it succeeds | Then it fails with a "name" error
 func (w *world) outcomeIs(verdict, kind string) error {
 	if w.last == nil {
