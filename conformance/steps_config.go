@@ -13,6 +13,24 @@ import (
 // Steps that build the agent's configuration: files, the mcpServers option,
 // other agent options and the host's environment.
 
+// registerConfigSteps defines the steps whose methods are in this file.
+func (w *world) registerConfigSteps(sc stepDefiner) {
+	sc.Step(`^(the project configuration|the global configuration|the mcpServers option) declares "([^"]*)"(?: as "([^"]*)")?$`, w.declares)
+	sc.Step(`^(the project configuration|the global configuration|the mcpServers option) declares "([a-z]+)(\d+)" to "([a-z]+)(\d+)"$`, w.declaresRange)
+	sc.Step(`^the (project|global) configuration declares "([^"]*)" padded to (\d+) bytes$`, w.declaresPadded)
+	sc.Step(`^the (project|global) configuration file contains:$`, w.fileContains)
+	sc.Step(`^the mcpServers option contains:$`, w.optionContains)
+	sc.Step(`^the file "([^"]*)" (?:now )?declares "([^"]*)"$`, w.fileDeclares)
+	sc.Step(`^the file "([^"]*)" declares nothing$`, w.fileDeclaresNothing)
+	sc.Step(`^the (project|global) configuration file is deleted$`, w.configDeleted)
+	sc.Step(`^the lite-agent home is "([^"]*)"$`, w.liteAgentHome)
+	sc.Step(`^the agent option strictMcpConfig is true$`, w.strictMCPConfig)
+	sc.Step(`^the host environment has "([^"]*)" set to "([^"]*)"$`, w.hostEnv)
+	sc.Step(`^the approval handler denies "([^"]*)"$`, w.approvalDenies)
+	sc.Step(`^the model calls "([^"]*)" with (.+)$`, w.modelCalls)
+	sc.Step(`^the model then answers "([^"]*)"$`, w.modelAnswers)
+}
+
 // Sources through which a server can be declared.
 const (
 	srcProject  = "the project configuration"
