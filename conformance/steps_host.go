@@ -18,6 +18,28 @@ import (
 // Steps that set up the host side of an agent (issue 5): its permission
 // policy and approval handler, its own tools, its hooks and options.
 
+// registerHostSteps defines the steps whose methods are in this file.
+func (w *world) registerHostSteps(sc stepDefiner) {
+	sc.Step(`^the approval handler allows everything$`, w.approvalAllowsAll)
+	sc.Step(`^the approval handler fails for "([^"]*)"$`, w.approvalFails)
+	sc.Step(`^the host has no approval handler$`, w.noApprovalHandler)
+	sc.Step(`^the permission policy (allows|asks|denies) "([^"]*)"(?: and (allows|asks|denies) "([^"]*)")?$`, w.permissionPolicy)
+	sc.Step(`^the agent option allowedTools is "([^"]*)"$`, w.allowedTools)
+	sc.Step(`^the agent is in dry-run mode$`, w.dryRun)
+	sc.Step(`^the host defines the tool "([^"]*)" with a (standard|native) schema (\{.*\})$`, w.definesTool)
+	sc.Step(`^the host tool "([^"]*)" returns (.+)$`, w.hostToolReturns)
+	sc.Step(`^the host tool "([^"]*)" waits for the latch "([^"]*)"$`, w.hostToolWaits)
+	sc.Step(`^the "(tool:start|tool:end)" hook calls (register|unregister)\(\) for "([^"]*)"$`, w.hookCalls)
+	sc.Step(`^the file "([^"]*)" in the scenario's directory holds "([^"]*)"$`, w.fileHolds)
+	sc.Step(`^the "(tool:start|tool:end)" hook was called for "([^"]*)"(?: with (\{.*\}))?$`, w.hookWasCalled)
+	sc.Step(`^the "(tool:start|tool:end)" hook was called for "([^"]*)" with an error$`, w.hookWithError)
+	sc.Step(`^the hook's call was rejected within (\d+) milliseconds$`, w.hookRejected)
+	sc.Step(`^the host validated the input of "([^"]*)" (\d+) times?$`, w.validatedTimes)
+	sc.Step(`^the host executed "([^"]*)" exactly once, with (\{.*\})$`, w.executedOnce)
+	sc.Step(`^the host never executed "([^"]*)"$`, w.neverExecuted)
+	sc.Step(`^the file granted nothing: the agent refused it, or asked for "([^"]*)" and "([^"]*)"$`, w.fileGrantedNothing)
+}
+
 // permissionPolicy: Given the permission policy allows "a, b" [and denies "c"]
 func (w *world) permissionPolicy(verb1, names1, verb2, names2 string) error {
 	if w.agent != nil {

@@ -14,6 +14,21 @@ import (
 // Steps about time: the manual clock, background operations, aborts and
 // how long actions took.
 
+// registerTimingSteps defines the steps whose methods are in this file.
+func (w *world) registerTimingSteps(sc stepDefiner) {
+	sc.Step(`^the agent's clock is under the host's control$`, w.manualClock)
+	sc.Step(`^the approval handler waits for "([^"]*)" until it is cancelled$`, w.approvalWaits)
+	sc.Step(`^the clock advances (\d+) (seconds?|milliseconds?)$`, w.clockAdvances)
+	sc.Step(`^the host aborts the background operation$`, w.aborts)
+	sc.Step(`^the host waits until the agent is idle$`, w.awaitsIdle)
+	sc.Step(`^"([^"]*)" receives its handshake$`, w.receivesHandshake)
+	sc.Step(`^the approval handler is asked for "([^"]*)"$`, w.approvalIsAsked)
+	sc.Step(`^the background operation ends(?: within (\d+) seconds?)?(?: with an? "([^"]*)"(?: or "([^"]*)")? error)?$`, w.bgEnds)
+	sc.Step(`^the background operation is still running$`, w.bgStillRunning)
+	sc.Step(`^that took less than (\d+) (seconds?|milliseconds?)$`, w.tookLessThan)
+	sc.Step(`^the approval for "([^"]*)" was cancelled$`, w.approvalCancelled)
+}
+
 // manualClock: Given the agent's clock is under the host's control
 func (w *world) manualClock() error {
 	w.opts.ManualClock = true
