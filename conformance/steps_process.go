@@ -14,6 +14,19 @@ import (
 // Steps about the processes of stdio servers: their environment, their
 // command lines, the sandbox, the probe.
 
+// registerProcessSteps defines the steps whose methods are in this file.
+func (w *world) registerProcessSteps(sc stepDefiner) {
+	sc.Step(`^the agent starts stdio servers through the fake sandbox$`, w.throughSandbox)
+	sc.Step(`^the agent option mcpTransports is "([^"]*)"$`, w.mcpTransports)
+	sc.Step(`^(every|no) process of "([^"]*)" had "([^"]*)" in its environment$`, w.processEnv)
+	sc.Step(`^"([^"]*)" was started (\d+) times with the same command line, directory and environment$`, w.startedSame)
+	sc.Step(`^the first process of "([^"]*)" had exited when that returned$`, w.firstExitedBy)
+	sc.Step(`^only the last process of "([^"]*)" received "([^"]*)"$`, w.onlyLastReceived)
+	sc.Step(`^the sandbox ran the command line of "([^"]*)" (\d+) times$`, w.sandboxRan)
+	sc.Step(`^every process of "([^"]*)" was started by the sandbox$`, w.startedBySandbox)
+	sc.Step(`^"([^"]*)" appears in no log, event, list\(\) entry, model request or adapter output$`, w.appearsNowhere)
+}
+
 // throughSandbox: Given the agent starts stdio servers through the fake sandbox
 func (w *world) throughSandbox() error {
 	w.opts.Sandbox = append(slices.Clone(w.run.opts.FakeCommand), mcpfake.SandboxArgs(w.rec.Addr())...)

@@ -13,6 +13,18 @@ import (
 
 // Then steps about what reached the fakes on the wire.
 
+// registerRequestSteps defines the steps whose methods are in this file.
+func (w *world) registerRequestSteps(sc stepDefiner) {
+	sc.Step(`^every request "([^"]*)" received asked for protocol version "([^"]*)"$`, w.everyRequestVersion)
+	sc.Step(`^every HTTP request "([^"]*)" received( after its handshake)? carried the header "([^"]*)"$`, w.everyHTTPHeader)
+	sc.Step(`^"([^"]*)" received no HTTP "([^"]*)" request$`, w.noHTTPMethod)
+	sc.Step(`^"([^"]*)" received none of "([^"]*)"$`, w.receivedNone)
+	sc.Step(`^the handshakes "([^"]*)" received declared none of the client capabilities "([^"]*)"$`, w.noClientCapabilities)
+	sc.Step(`^the client answered "([^"]*)"'s "([^"]*)" with an error$`, w.answeredWithError)
+	sc.Step(`^"([^"]*)" wrote at most (\d+ [KM]iB) of its answer to "([^"]*)" before the client stopped reading$`, w.wroteAtMost)
+	sc.Step(`^"([^"]*)" received (\d+) calls? of the tool "([^"]*)"$`, w.callsOfTool)
+}
+
 // everyRequestVersion: Then every request "p" received asked for protocol version "2026-07-28"
 func (w *world) everyRequestVersion(name, version string) error {
 	var wrong []string

@@ -18,6 +18,46 @@ import (
 // Then steps: every one of them checks something through w.expect, so a
 // scenario can never pass on steps that assert nothing.
 
+// registerOutcomeSteps defines the steps whose methods are in this file.
+func (w *world) registerOutcomeSteps(sc stepDefiner) {
+	sc.Step(`^it (succeeds|fails|fails with an? "([^"]*)" error)$`, w.itIs)
+	sc.Step(`^"([^"]*)" was connected$`, w.wasConnected)
+	sc.Step(`^"([^"]*)" was never contacted$`, w.neverContacted)
+	sc.Step(`^"([^"]*)" was started (\d+) times?$`, w.startedTimes)
+	sc.Step(`^"([^"]*)" was connected (\d+) times?$`, w.connectedTimes)
+	sc.Step(`^"([^"]*)" received its handshake (\d+) times?$`, w.handshakeTimes)
+	sc.Step(`^"([^"]*)" received "([^"]*)" (at most )?(\d+) times?$`, w.receivedTimes)
+	sc.Step(`^"([^"]*)" received "([^"]*)"$`, w.receivedMethod)
+	sc.Step(`^"([^"]*)" received a call of the tool "([^"]*)"$`, w.receivedCall)
+	sc.Step(`^"([^"]*)" received no call$`, w.receivedNoCall)
+	sc.Step(`^every process of "([^"]*)" has exited$`, w.processesExited)
+	sc.Step(`^the model was offered exactly the MCP tools "([^"]*)"$`, w.offeredExactly)
+	sc.Step(`^the model was offered no MCP tools$`, w.offeredNone)
+	sc.Step(`^the model was never offered an MCP tool$`, w.neverOffered)
+	sc.Step(`^the model was never offered any "([^"]*)" tool$`, w.neverOfferedPrefix)
+	sc.Step(`^the model's (first|last) request offered exactly the MCP tools "([^"]*)"$`, w.requestOffered)
+	sc.Step(`^the model was offered (\d+) MCP tools$`, w.offeredCount)
+	sc.Step(`^the approval handler was asked for "([^"]*)"(?: of "([^"]*)")?$`, w.approvalAsked)
+	sc.Step(`^the approval handler was asked for "([^"]*)" (\d+) times?$`, w.approvalAskedTimes)
+	sc.Step(`^the approval handler was never asked for "([^"]*)"$`, w.approvalNever)
+	sc.Step(`^the approval handler was never asked anything$`, w.approvalNothing)
+	sc.Step(`^list\(\) shows exactly the servers "([^"]*)"$`, w.listExactly)
+	sc.Step(`^list\(\) shows (\d+) servers?$`, w.listCount)
+	sc.Step(`^list\(\) shows "([^"]*)" with exactly the tools "([^"]*)"$`, w.listTools)
+	sc.Step(`^list\(\) shows "([^"]*)" with (\d+) tools$`, w.listToolCount)
+	sc.Step(`^list\(\) shows "([^"]*)" from the "([^"]*)" source with status "([^"]*)"$`, w.listSourceStatus)
+	sc.Step(`^list\(\) is unchanged$`, w.listUnchanged)
+	sc.Step(`^list\(\) contains neither "([^"]*)" nor "([^"]*)"$`, w.listHasNo)
+	sc.Step(`^"([^"]*)" reached no MCP server$`, w.reachedNoServer)
+	sc.Step(`^"([^"]*)" saw the literal text "([^"]*)" unless it was never contacted$`, w.sawLiteral)
+	sc.Step(`^the agent either refused the configuration with an? "([^"]*)" error or connected "([^"]*)"$`, w.refusedOrConnected)
+	sc.Step(`^these happened in this order:$`, w.inOrder)
+	sc.Step(`^"([^"]*)" is reported failed$`, w.isReportedFailed)
+	sc.Step(`^no MCP server received anything during the listing$`, w.nothingDuringListing)
+	sc.Step(`^the (project|global) configuration file is unchanged$`, w.fileUnchanged)
+	sc.Step(`^no other file appeared under "([^"]*)"$`, w.noOtherFile)
+}
+
 // itIs: Then it succeeds | Then it fails | Then it fails with a "name" error
 func (w *world) itIs(verdict, kind string) error {
 	if verdict != "succeeds" {
