@@ -20,6 +20,11 @@ import (
 // steps that break or configure them may come in any order before the
 // agent is created.
 
+// registerOAuthWorldSteps defines the steps whose methods are in this file.
+func (w *world) registerOAuthWorldSteps(sc stepDefiner) {
+	sc.Step(`^the provider "([^"]*)" holds valid tokens of "([^"]*)" for "([^"]*)"$`, w.holdsTokens)
+}
+
 // authServer is one fake authorization server of the scenario.
 type authServer struct {
 	name     string

@@ -20,6 +20,52 @@ import (
 
 // Steps of the OAuth scenarios (LA-OAU, LA-CC).
 
+// registerOAuthSteps defines the steps whose methods are in this file.
+func (w *world) registerOAuthSteps(sc stepDefiner) {
+	sc.Step(`^an authorization server "([^"]*)"(?: with the client "([^"]*)" and the secret "([^"]*)")?$`, w.anAuthServer)
+	sc.Step(`^an authorization server "([^"]*)" co-hosted with the MCP servers$`, w.coHostedAuthServer)
+	sc.Step(`^the authorization server "([^"]*)" (.+)$`, w.authServerFault)
+	sc.Step(`^an HTTP MCP server "([^"]*)" with tools "([^"]*)" protected by "([^"]*)"$`, w.protectedServer)
+	sc.Step(`^the host binds "([^"]*)" to OAuth with the provider "([^"]*)" of "([^"]*)"$`, w.bindsOAuth)
+	sc.Step(`^the host binds "([^"]*)" to the client credentials "([^"]*)" and "([^"]*)" of "([^"]*)"$`, w.bindsClientCredentials)
+	sc.Step(`^the binding of "([^"]*)" (.+)$`, w.bindingSetting)
+	sc.Step(`^the provider "([^"]*)" is an official provider class with state\(\) "([^"]*)"$`, w.officialProvider)
+	sc.Step(`^the provider "([^"]*)" forgets its tokens$`, w.forgetsTokens)
+	sc.Step(`^the host's authorize\(\) (completes the login|waits until it is cancelled|fails|ignores its signal and returns the callback after it was aborted|completes the login but keeps the callback until it is cancelled|checks that nothing listens on the redirect URL's port|returns the first login's callback from now on|returns the callback with its \w+ changed)$`, w.authorizeDoes)
+	sc.Step(`^the protected server "([^"]*)" answers (401|403 insufficient_scope) to the next (\d+) requests?(?: with a valid token)?$`, w.refuses)
+	sc.Step(`^"([^"]*)" refused (\d+) calls? with 401$`, w.refusedCalls)
+	sc.Step(`^the protected server "([^"]*)" stops refusing valid tokens$`, w.stopsRefusing)
+	sc.Step(`^the access token the provider "([^"]*)" holds expires$`, w.tokenExpires)
+	sc.Step(`^the host's authorize\(\) is called$`, w.authorizeIsCalled)
+	sc.Step(`^the signal of authorize\(\) is aborted$`, w.signalIsAborted)
+	sc.Step(`^the host's authorize\(\) holds the callback of the first login$`, w.authorizeHolds)
+	sc.Step(`^the host creates the agent again$`, w.createsAgentAgain)
+	sc.Step(`^the host creates the agent and registers "([^"]*)"$`, w.createsAgentAndRegisters)
+	sc.Step(`^the signal of authorize\(\) was aborted$`, w.signalWasAborted)
+	sc.Step(`^the host's authorize\(\) was (?:called (\d+) times?|never called)$`, w.authorizeCalled)
+	sc.Step(`^the host's authorize\(\) returned its callback$`, w.authorizeReturned)
+	sc.Step(`^the authorization URL went to the authorization endpoint of "([^"]*)" with response_type "code", an S256 code_challenge, a state and the provider's redirect URI$`, w.authURLShape)
+	sc.Step(`^the authorization URL's state was not "([^"]*)"$`, w.authURLStateNot)
+	sc.Step(`^the two authorization URLs had different (states and code challenges|states of at least 22 base64url characters)$`, w.twoLogins)
+	sc.Step(`^the provider "([^"]*)" was (never )?asked to "([^"]*)"(?: (\d+) times?)?$`, w.providerAsked)
+	sc.Step(`^the provider "([^"]*)" still holds its tokens$`, w.providerHolds)
+	sc.Step(`^"([^"]*)" received (no|\d+|at least \d+) "([^"]*)" requests?$`, w.asReceived)
+	sc.Step(`^"([^"]*)" received (no|\d+) "([^"]*)" grants?( with a code_verifier)?$`, w.asReceivedGrants)
+	sc.Step(`^"([^"]*)" received nothing$`, w.receivedNothing)
+	sc.Step(`^no request reached the other origin of "([^"]*)"$`, w.otherOriginUntouched)
+	sc.Step(`^no request "([^"]*)" received carried the header "([^"]*)"$`, w.noRequestHeader)
+	sc.Step(`^no request "([^"]*)" received carried "([^"]*)"( but at its token endpoint)?$`, w.noRequestCarried)
+	sc.Step(`^"([^"]*)" never received an Authorization header$`, w.neverAuthorization)
+	sc.Step(`^every MCP request "([^"]*)" received after the login carried a Bearer token$`, w.everyBearer)
+	sc.Step(`^every MCP request "([^"]*)" received carried the provider's access token$`, w.everyMinted)
+	sc.Step(`^"([^"]*)" received a request for its protected resource metadata$`, w.metadataFetched)
+	sc.Step(`^the authorization request and the code exchange named the resource "([^"]*)"$`, w.namedResource)
+	sc.Step(`^nothing listened on the redirect URL's port during the login$`, w.nothingListened)
+	sc.Step(`^no secret of the login appears in list\(\), an approval request or an event$`, w.noSecretShown)
+	sc.Step(`^"([^"]*)" received the refused call of the tool "([^"]*)" exactly once more$`, w.refusedOnceMore)
+	sc.Step(`^"([^"]*)" answered (\d+) calls of the tool "([^"]*)"$`, w.answeredCalls)
+}
+
 // anAuthServer: Given an authorization server "as" [with the client "id" and the secret "s"]
 func (w *world) anAuthServer(name, client, secret string) error {
 	as, err := w.defineAuthServer(name, false)
