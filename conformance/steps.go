@@ -37,6 +37,7 @@ func (w *world) registerSteps(sc stepDefiner) {
 	w.registerOAuthWorldSteps(sc)
 	w.registerOAuthShapeSteps(sc)
 	w.registerOpenerSteps(sc)
+	w.registerBladeSteps(sc)
 	// Fake servers.
 
 	// Configuration and host.
@@ -50,24 +51,4 @@ func (w *world) registerSteps(sc stepDefiner) {
 	// Outcomes and evidence.
 
 	// The Blade profile (steps_blade.go).
-	sc.Step(`^the mcpServers option declares "([^"]*)" with (\{.*\})$`, w.declaresWith)
-	sc.Step(`^the mcpServers option declares a stdio server "([^"]*)" running "([^"]*)"$`, w.declaresCommand)
-	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with the tool "([^"]*)" described as "([^"]*)"$`, w.toolDescribed)
-	sc.Step(`^the host calls (mcpConnect|mcpDisconnect|mcpReconnect)\("([^"]*)"\)( in the background)?$`, w.runtimeCall)
-	sc.Step(`^mcpServerStatus\(\) shows exactly the servers "([^"]*)"$`, w.statusServers)
-	sc.Step(`^mcpServerStatus\(\) shows "([^"]*)" as "(connected|disconnected|connecting|error)"(?: with (\d+) tools?)?$`, w.statusIs)
-	sc.Step(`^mcpServerStatus\(\) shows "([^"]*)" as "connecting" while the background operation runs$`, w.statusConnecting)
-	sc.Step(`^every mcpServerStatus\(\) entry seen had Blade's shape$`, w.statusShapes)
-	sc.Step(`^the connectedAt of "([^"]*)" is later than before$`, w.connectedLater)
-	sc.Step(`^mcpListTools\(\) lists exactly the tools of "([^"]*)"$`, w.listsToolsOf)
-	sc.Step(`^mcpListTools\(\) lists "([^"]*)" of "([^"]*)" described as "([^"]*)"$`, w.listsToolDescribed)
-	sc.Step(`^of "([^"]*)" and "([^"]*)" only "([^"]*)" failed, for a name collision$`, w.collidedStep)
-	sc.Step(`^the host's permission callback answers "(allow|ask|deny)"(?: for "([^"]*)")?$`, w.permissionAnswers)
-	sc.Step(`^the permission callback was asked about "([^"]*)"$`, w.permissionAsked)
-	sc.Step(`^"([^"]*)" soon received "([^"]*)" (\d+) times?$`, w.soonReceivedTimes)
-	sc.Step(`^"([^"]*)" received no "([^"]*)" within (\d+) milliseconds$`, w.receivedNoneWithin)
-	sc.Step(`^mcpServerStatus\(\) soon shows "([^"]*)" no longer connected$`, w.statusLeavesConnected)
-	sc.Step(`^every model request offered (the non-MCP tools before the MCP tools|the non-MCP tools in code-unit order|the MCP tools in code-unit order)$`, w.toolOrder)
-	sc.Step(`^every model request offered "([^"]*)" exactly once$`, w.offeredOnce)
-	sc.Step(`^every model request offered the (host's|MCP) tools in exactly this order:$`, w.exactOrder)
 }
