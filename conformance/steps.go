@@ -14,7 +14,9 @@ func atoi(s string) int {
 }
 
 // registerSteps defines the suite's step vocabulary on one scenario's
-// world. Every step is defined once, here; the methods live in steps_*.go.
+// world. Each domain registers its own steps in the file that holds their
+// methods (register<Domain>Steps); no two definitions match the same step
+// and every one is used ([TestVocabulary]), so their order does not matter.
 func (w *world) registerSteps(sc stepDefiner) {
 	w.registerServerSteps(sc)
 	w.registerWireSteps(sc)
@@ -38,17 +40,4 @@ func (w *world) registerSteps(sc stepDefiner) {
 	w.registerOAuthShapeSteps(sc)
 	w.registerOpenerSteps(sc)
 	w.registerBladeSteps(sc)
-	// Fake servers.
-
-	// Configuration and host.
-
-	// OAuth (steps_oauth.go).
-
-	// OAuth as the official client does it (steps_oauthshape.go).
-
-	// Actions.
-
-	// Outcomes and evidence.
-
-	// The Blade profile (steps_blade.go).
 }
