@@ -20,7 +20,7 @@ func (w *world) registerCallSteps(sc stepDefiner) {
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" and the instructions "([^"]*)"$`, w.serverWithInstructions)
 	sc.Step(`^the tool "([^"]*)" of "([^"]*)" has the (input|output) schema (\{.*\})$`, w.toolHasSchema)
 	sc.Step(`^the tool "([^"]*)" of "([^"]*)" waits for the latch "([^"]*)"$`, w.toolWaitsAtLatch)
-	sc.Step(`^the tool "([^"]*)" of "([^"]*)" reports progress (.+)$`, w.toolReportsProgress)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" reports progress (\d+(?:\.\d+)?(?: of \d+(?:\.\d+)?)?(?: "[^"]*")?(?:, then \d+(?:\.\d+)?(?: of \d+(?:\.\d+)?)?(?: "[^"]*")?)*(?:, then waits for the latch "[^"]*")?)$`, w.toolReportsProgress)
 	sc.Step(`^after answering "([^"]*)", "([^"]*)" changes its tools to "([^"]*)"$`, w.changesTools)
 	sc.Step(`^after answering "([^"]*)", "([^"]*)" changes its tools to:$`, w.changesToolsTo)
 	sc.Step(`^after answering "([^"]*)", "([^"]*)" forgets every session$`, w.forgetsSessions)

@@ -27,7 +27,7 @@ func (w *world) registerConfigSteps(sc stepDefiner) {
 	sc.Step(`^the agent option strictMcpConfig is true$`, w.strictMCPConfig)
 	sc.Step(`^the host environment has "([^"]*)" set to "([^"]*)"$`, w.hostEnv)
 	sc.Step(`^the approval handler denies "([^"]*)"$`, w.approvalDenies)
-	sc.Step(`^the model calls "([^"]*)" with (.+)$`, w.modelCalls)
+	sc.Step(`^the model calls "([^"]*)" with (\{.*\})$`, w.modelCalls)
 	sc.Step(`^the model then answers "([^"]*)"$`, w.modelAnswers)
 }
 

@@ -27,7 +27,7 @@ func (w *world) registerHostSteps(sc stepDefiner) {
 	sc.Step(`^the agent option allowedTools is "([^"]*)"$`, w.allowedTools)
 	sc.Step(`^the agent is in dry-run mode$`, w.dryRun)
 	sc.Step(`^the host defines the tool "([^"]*)" with a (standard|native) schema (\{.*\})$`, w.definesTool)
-	sc.Step(`^the host tool "([^"]*)" returns (.+)$`, w.hostToolReturns)
+	sc.Step(`^the host tool "([^"]*)" returns (\{.*\}|"[^"]*")$`, w.hostToolReturns)
 	sc.Step(`^the host tool "([^"]*)" waits for the latch "([^"]*)"$`, w.hostToolWaits)
 	sc.Step(`^the "(tool:start|tool:end)" hook calls (register|unregister)\(\) for "([^"]*)"$`, w.hookCalls)
 	sc.Step(`^the file "([^"]*)" in the scenario's directory holds "([^"]*)"$`, w.fileHolds)

@@ -16,15 +16,15 @@ import (
 
 // registerModelSteps defines the steps whose methods are in this file.
 func (w *world) registerModelSteps(sc stepDefiner) {
-	sc.Step(`^the model, once "([^"]*)" sent "([^"]*)", calls "([^"]*)" with (.+)$`, w.modelCallsOnce)
+	sc.Step(`^the model, once "([^"]*)" sent "([^"]*)", calls "([^"]*)" with (\{.*\})$`, w.modelCallsOnce)
 	sc.Step(`^the model, once "([^"]*)" sent "([^"]*)", answers "([^"]*)"$`, w.modelAnswersOnce)
-	sc.Step(`^the model calls (".+") in one turn$`, w.modelCallsInOneTurn)
+	sc.Step(`^the model calls ("[^"]*"(?:, "[^"]*")* and "[^"]*") in one turn$`, w.modelCallsInOneTurn)
 	sc.Step(`^the model reads the archive with the reference it received, at offset (\d+)$`, w.modelReadsContext)
 	sc.Step(`^every model request offered "([^"]*)" with the input schema (\{.*\})$`, w.everyRequestSchema)
 	sc.Step(`^the model requests of the last send offered no tool of "([^"]*)"$`, w.lastSendOfferedNone)
 	sc.Step(`^the model received (\d+) tool errors$`, w.modelReceivedErrors)
 	sc.Step(`^no model request contained "([^"]*)"$`, w.noRequestContained)
-	sc.Step(`^the model received (a tool .+)$`, w.modelReceived)
+	sc.Step(`^the model received (a tool error|a tool error containing "[^"]*"|a tool result containing "[^"]*"|a tool result of at least \d+ (?:bytes|KiB|MiB))$`, w.modelReceived)
 	sc.Step(`^the model was asked (\d+) times?$`, w.modelAskedTimes)
 	sc.Step(`^the approval handler was asked (\d+) times?$`, w.approvalAskedAny)
 }

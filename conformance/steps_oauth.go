@@ -24,11 +24,11 @@ import (
 func (w *world) registerOAuthSteps(sc stepDefiner) {
 	sc.Step(`^an authorization server "([^"]*)"(?: with the client "([^"]*)" and the secret "([^"]*)")?$`, w.anAuthServer)
 	sc.Step(`^an authorization server "([^"]*)" co-hosted with the MCP servers$`, w.coHostedAuthServer)
-	sc.Step(`^the authorization server "([^"]*)" (.+)$`, w.authServerFault)
+	sc.Step(`^the authorization server "([^"]*)" (sends a wrong iss|sends no iss|names another issuer in its metadata|denies access|refuses refresh tokens|repeats "(?:code|state|iss)" in its callback|serves its (?:authorization|token|registration|metadata) endpoint on its other origin|lists its (?:authorization|token|registration|metadata) endpoint on plain HTTP to a remote host|redirects its (?:authorization|token|registration|metadata) endpoint to its other origin|issues "[^"]*" tokens|answers token requests with the error "[^"]*" described as "[^"]*"|holds its (?:authorization|token|registration|metadata) endpoint at the latch "[^"]*"|delays its (?:authorization|token|registration|metadata) endpoint by \d+ ms|has no issuer path|has the issuer path "/[^"]*"|serves its metadata by RFC 8414|serves its metadata by OpenID Connect discovery|serves its metadata by OpenID Connect discovery appended to its issuer path|supports only the client authentication "[^"]*"|lists the scopes "[^"]*"|supports client ID metadata documents)$`, w.authServerFault)
 	sc.Step(`^an HTTP MCP server "([^"]*)" with tools "([^"]*)" protected by "([^"]*)"$`, w.protectedServer)
 	sc.Step(`^the host binds "([^"]*)" to OAuth with the provider "([^"]*)" of "([^"]*)"$`, w.bindsOAuth)
 	sc.Step(`^the host binds "([^"]*)" to the client credentials "([^"]*)" and "([^"]*)" of "([^"]*)"$`, w.bindsClientCredentials)
-	sc.Step(`^the binding of "([^"]*)" (.+)$`, w.bindingSetting)
+	sc.Step(`^the binding of "([^"]*)" (has timeoutMs (?:-?\d+(?:\.\d+)?|"[^"]*")|has serverUrl ".*"|allows no other origin|also allows the other origin of "[^"]*"|also allows the origin "[^"]*"|also allows the authorization server "[^"]*"|has no authorize\(\)|expects the issuer "[^"]*")$`, w.bindingSetting)
 	sc.Step(`^the provider "([^"]*)" is an official provider class with state\(\) "([^"]*)"$`, w.officialProvider)
 	sc.Step(`^the provider "([^"]*)" forgets its tokens$`, w.forgetsTokens)
 	sc.Step(`^the host's authorize\(\) (completes the login|waits until it is cancelled|fails|ignores its signal and returns the callback after it was aborted|completes the login but keeps the callback until it is cancelled|checks that nothing listens on the redirect URL's port|returns the first login's callback from now on|returns the callback with its \w+ changed)$`, w.authorizeDoes)

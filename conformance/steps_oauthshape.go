@@ -22,7 +22,7 @@ import (
 
 // registerOAuthShapeSteps defines the steps whose methods are in this file.
 func (w *world) registerOAuthShapeSteps(sc stepDefiner) {
-	sc.Step(`^the protected server "([^"]*)" (challenges .+|lists the scopes .+|serves its metadata .+|names the resource .+)$`, w.resourceShape)
+	sc.Step(`^the protected server "([^"]*)" (challenges with resource_metadata|challenges without resource_metadata|challenges for the scope "[^"]*"|lists the scopes "[^"]*"|serves its metadata at the path-inserted URL|serves its metadata at the root|serves its metadata nowhere|names the resource "[^"]*")$`, w.resourceShape)
 	sc.Step(`^the protected server "([^"]*)" answers (401|403 insufficient_scope) to the next (\d+) "([^"]*)" requests?$`, w.refusesMethod)
 	sc.Step(`^the protected server "([^"]*)" moves to the authorization server "([^"]*)"$`, w.movesTo)
 	sc.Step(`^the provider "([^"]*)" describes its client as (\{.*\})$`, w.providerDescribes)

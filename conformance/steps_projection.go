@@ -17,9 +17,9 @@ import (
 func (w *world) registerProjectionSteps(sc stepDefiner) {
 	sc.Step(`^the host projects a text result whose projection has exactly (\d+) bytes$`, w.projects)
 	sc.Step(`^the model received a projection with an? "([^"]*)" item "([^"]*)"(?: named "([^"]*)")?$`, w.projectionItem)
-	sc.Step(`^the model received a projection whose structuredContent is (.+)$`, w.projectionStructured)
+	sc.Step(`^the model received a projection whose structuredContent is (\{.*\}|\[.*\]|"[^"]*"|-?\d+(?:\.\d+)?|true|false|null)$`, w.projectionStructured)
 	sc.Step(`^the model was given the marked text of "([^"]*)" (inline|only by reference)$`, w.markedGiven)
-	sc.Step(`^the (.+) items the model received were archived$`, w.itemsArchived)
+	sc.Step(`^the ("[^"]*"(?:(?:, | and )"[^"]*")*) items the model received were archived$`, w.itemsArchived)
 	sc.Step(`^the model received a context reference for the result of "([^"]*)"$`, w.contextRefFor)
 	sc.Step(`^the context read at offset (\d+) began with the start of the marked text of "([^"]*)"$`, w.contextReadStart)
 	sc.Step(`^the context read at offset (\d+) began about (\d+) bytes into the archived result of "([^"]*)"$`, w.contextReadAbout)

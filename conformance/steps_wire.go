@@ -25,7 +25,7 @@ func (w *world) registerWireSteps(sc stepDefiner) {
 	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" that waits for the latch "([^"]*)" before answering "([^"]*)"$`, w.waitsForLatchBefore)
 	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that writes (\d+ [KM]iB) to stderr before answering "([^"]*)"$`, w.floodsStderr)
 	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that writes "([^"]*)" to stderr$`, w.writesText)
-	sc.Step(`^the tool "([^"]*)" of "([^"]*)" answers with (.+)$`, w.toolAnswersWith)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" answers with (the text "[^"]*"|the error "[^"]*"|the result \{.*\}|a marked text of \d+ (?:bytes|KiB|MiB)|a message of \d+ bytes|a body that never ends|a body that never ends under Content-Length 10|a JSON body of \d+ bytes|one event of \d+ bytes)$`, w.toolAnswersWith)
 	sc.Step(`^the tool "([^"]*)" of "([^"]*)" answers after (\d+) ms$`, w.toolAnswersAfter)
 	sc.Step(`^the tool "([^"]*)" of "([^"]*)" exits instead of answering$`, w.toolExits)
 	sc.Step(`^the tool "([^"]*)" of "([^"]*)" crashes instead of answering$`, w.toolCrashes)

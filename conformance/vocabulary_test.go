@@ -47,3 +47,30 @@ func TestVocabulary(t *testing.T) {
 		seen[d.expr.String()] = true
 	}
 }
+
+// TestVocabularyTypos checks that a misspelled phrase of a step that takes
+// phrases is an undefined step, not a runtime error of its method.
+func TestVocabularyTypos(t *testing.T) {
+	defs := vocabulary()
+	for _, text := range []string{
+		`the tool "t" of "p" answers with the txt "x"`,
+		`the tool "t" of "p" answers with a message of 10 KB`,
+		`the tool "t" of "p" reports progress 1 of 3 step`,
+		`the model calls "t" with n=1`,
+		`the host tool "h" returns la-ok`,
+		`the model calls "a" "b" in one turn`,
+		`the model received a tool eror`,
+		`the authorization server "as" sends a wrng iss`,
+		`the authorization server "as" serves its tokens endpoint on its other origin`,
+		`the binding of "docs" has timeoutMS 5`,
+		`the protected server "docs" challenges without resource metadata`,
+		`the model received a projection whose structuredContent is {"a":1`,
+		`the image items the model received were archived`,
+	} {
+		t.Run(text, func(t *testing.T) {
+			if hits := matchDefs(defs, text); len(hits) != 0 {
+				t.Errorf("Expected: no definition matching %q\nActual:   %s (%s)", text, hits[0].expr, hits[0].handler)
+			}
+		})
+	}
+}
