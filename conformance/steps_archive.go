@@ -26,6 +26,11 @@ func (w *world) registerArchiveSteps(sc stepDefiner) {
 	sc.Step(`^everything archived in the result of "([^"]*)" read back through the context tool is what "([^"]*)" sent, byte for byte$`, w.readBackIsSent)
 }
 
+// archiveState is the slice of the world this file's steps own: what the model read back of the archive.
+type archiveState struct {
+	readBacks map[string]*readBack // the model's reads of the archive, by tool
+}
+
 // maxArchiveReads bounds the context calls of one read-back: well under
 // any implementation's limit of model turns, and enough for every
 // scenario's pages.

@@ -22,6 +22,12 @@ func (w *world) registerCharsetSteps(sc stepDefiner) {
 	sc.Step(`^every HTTP request "([^"]*)" received carried that header$`, w.carriedThatHeader)
 }
 
+// charsetState is the slice of the world this file's steps own: what the character-set steps tried.
+type charsetState struct {
+	each   []eachTry // the declarations a step tried one by one
+	header [2]string // a header a step declared, name and value
+}
+
 // foreignRunes are non-ASCII characters every character-set check tries
 // besides the ASCII ones: a Latin letter, letters that fold to ASCII ones
 // under Unicode case folding (ſ to s, the Kelvin sign to k, İ to i), a full-width

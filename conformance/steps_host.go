@@ -40,6 +40,11 @@ func (w *world) registerHostSteps(sc stepDefiner) {
 	sc.Step(`^the file granted nothing: the agent refused it, or asked for "([^"]*)" and "([^"]*)"$`, w.fileGrantedNothing)
 }
 
+// hookState is the slice of the world this file's steps own: what the scenario's hook did.
+type hookState struct {
+	hookCall *hookCall // what the scenario's hook did
+}
+
 // permissionPolicy: Given the permission policy allows "a, b" [and denies "c"]
 func (w *world) permissionPolicy(verb1, names1, verb2, names2 string) error {
 	if w.agent != nil {

@@ -27,6 +27,13 @@ func (w *world) registerProjectionSteps(sc stepDefiner) {
 	sc.Step(`^the projection is a tool error and is not archived$`, w.projectionRefused)
 }
 
+// projectionState is the slice of the world this file's steps own: the host's last projection of a result.
+type projectionState struct {
+	projection    adapter.Projection // the last agent/project
+	projectionErr error
+	projected     bool
+}
+
 // projectionItem: Then the model received a projection with a "text" item "x" [named "n"]
 // — the item's text, or its URI for a resource link.
 func (w *world) projectionItem(typ, value, name string) error {

@@ -20,6 +20,11 @@ func (w *world) registerSubAgentSteps(sc stepDefiner) {
 	sc.Step(`^the host closes the sub-agent$`, w.closesSubAgent)
 }
 
+// subAgentState is the slice of the world this file's steps own: the sub-agent the sub-agent steps created.
+type subAgentState struct {
+	sub adapter.Agent // the sub-agent, once created
+}
+
 // createsSubAgent: When the host creates a sub-agent [with allowedTools "a"
 // | whose policy allows|denies "x"]
 func (w *world) createsSubAgent(ctx context.Context, allowed, verb, names string) error {

@@ -29,6 +29,13 @@ func (w *world) registerTimingSteps(sc stepDefiner) {
 	sc.Step(`^the approval for "([^"]*)" was cancelled$`, w.approvalCancelled)
 }
 
+// timingState is the slice of the world this file's steps own: the
+// operations they started, running beside the other steps.
+type timingState struct {
+	bg  *background // a send running in the background
+	bg2 *background // a second one, beside it
+}
+
 // manualClock: Given the agent's clock is under the host's control
 func (w *world) manualClock() error {
 	w.opts.ManualClock = true
