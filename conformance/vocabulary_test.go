@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,5 +74,43 @@ func TestVocabularyTypos(t *testing.T) {
 				t.Errorf("Expected: no definition matching %q\nActual:   %s (%s)", text, hits[0].expr, hits[0].handler)
 			}
 		})
+	}
+}
+
+// TestStepsOf checks that every step of every scenario is shown with the
+// method that runs it, at the line of the source that defines it.
+func TestStepsOf(t *testing.T) {
+	scs, err := Scenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := StepsOf(scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := map[string][]string{}
+	for _, s := range scs {
+		if len(steps[s.ID]) == 0 {
+			t.Errorf("%s: Expected: its steps\nActual:   none", s.ID)
+		}
+		for _, st := range steps[s.ID] {
+			if st.Method == "" || st.File == "" {
+				t.Errorf("%s: %q\nExpected: a method and its file\nActual:   %+v", s.ID, st.Text, st)
+				continue
+			}
+			lines, ok := sources[st.File]
+			if !ok {
+				b, err := os.ReadFile(filepath.Join("..", st.File))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines = strings.Split(string(b), "\n")
+				sources[st.File] = lines
+			}
+			want := "func (w *world) " + st.Method + "("
+			if st.Line < 1 || st.Line > len(lines) || !strings.HasPrefix(lines[st.Line-1], want) {
+				t.Errorf("%s: %q\nExpected: %s:%d to begin with %q\nActual:   it does not (go generate ./internal/codeindex?)", s.ID, st.Text, st.File, st.Line, want)
+			}
+		}
 	}
 }
