@@ -40,4 +40,6 @@ func (w *world) registerSteps(sc stepDefiner) {
 	w.registerOAuthShapeSteps(sc)
 	w.registerOpenerSteps(sc)
 	w.registerBladeSteps(sc)
+	w.registerApprovalSteps(sc)
+	w.registerRegistrySteps(sc)
 }

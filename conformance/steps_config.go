@@ -26,7 +26,6 @@ func (w *world) registerConfigSteps(sc stepDefiner) {
 	sc.Step(`^the lite-agent home is "([^"]*)"$`, w.liteAgentHome)
 	sc.Step(`^the agent option strictMcpConfig is true$`, w.strictMCPConfig)
 	sc.Step(`^the host environment has "([^"]*)" set to "([^"]*)"$`, w.hostEnv)
-	sc.Step(`^the approval handler denies "([^"]*)"$`, w.approvalDenies)
 	sc.Step(`^the model calls "([^"]*)" with (\{.*\})$`, w.modelCalls)
 	sc.Step(`^the model then answers "([^"]*)"$`, w.modelAnswers)
 }
@@ -166,12 +165,6 @@ func (w *world) hostEnv(key, value string) error {
 	}
 	w.environ = append(w.environ, key+"="+value)
 	w.plantedEnv = append(w.plantedEnv, key+"="+value)
-	return nil
-}
-
-// approvalDenies: Given the approval handler denies "mcp_connect"
-func (w *world) approvalDenies(name string) error {
-	w.host.deny(name)
 	return nil
 }
 

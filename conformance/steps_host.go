@@ -20,9 +20,6 @@ import (
 
 // registerHostSteps defines the steps whose methods are in this file.
 func (w *world) registerHostSteps(sc stepDefiner) {
-	sc.Step(`^the approval handler allows everything$`, w.approvalAllowsAll)
-	sc.Step(`^the approval handler fails for "([^"]*)"$`, w.approvalFails)
-	sc.Step(`^the host has no approval handler$`, w.noApprovalHandler)
 	sc.Step(`^the permission policy (allows|asks|denies) "([^"]*)"(?: and (allows|asks|denies) "([^"]*)")?$`, w.permissionPolicy)
 	sc.Step(`^the agent option allowedTools is "([^"]*)"$`, w.allowedTools)
 	sc.Step(`^the agent is in dry-run mode$`, w.dryRun)
@@ -70,29 +67,6 @@ func (w *world) permissionPolicy(verb1, names1, verb2, names2 string) error {
 		add(verb2, names2)
 	}
 	w.opts.Permission = p
-	return nil
-}
-
-// noApprovalHandler: Given the host has no approval handler
-func (w *world) noApprovalHandler() error {
-	if w.agent != nil {
-		return fmt.Errorf("the approval handler must be taken away before the agent is created")
-	}
-	w.opts.Approval = false
-	return nil
-}
-
-// approvalAllowsAll: Given the approval handler allows everything
-func (w *world) approvalAllowsAll() error {
-	w.host.mu.Lock()
-	defer w.host.mu.Unlock()
-	w.host.denied, w.host.hang, w.host.failing = nil, nil, nil
-	return nil
-}
-
-// approvalFails: Given the approval handler fails for "mcp__p__a"
-func (w *world) approvalFails(name string) error {
-	add(w.host, &w.host.failing, name)
 	return nil
 }
 

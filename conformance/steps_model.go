@@ -26,7 +26,6 @@ func (w *world) registerModelSteps(sc stepDefiner) {
 	sc.Step(`^no model request contained "([^"]*)"$`, w.noRequestContained)
 	sc.Step(`^the model received (a tool error|a tool error containing "[^"]*"|a tool result containing "[^"]*"|a tool result of at least \d+ (?:bytes|KiB|MiB))$`, w.modelReceived)
 	sc.Step(`^the model was asked (\d+) times?$`, w.modelAskedTimes)
-	sc.Step(`^the approval handler was asked (\d+) times?$`, w.approvalAskedAny)
 }
 
 // toolMessages returns every tool message the model was sent, without
@@ -111,16 +110,6 @@ func scanQuoted(s, prefix string, out *string) bool {
 func (w *world) modelAskedTimes(n int) error {
 	got := len(w.host.modelRequests())
 	return w.expect(got == n, fmt.Sprintf("the model was asked %d time(s)", n), "%d time(s)", got)
-}
-
-// approvalAskedAny: Then the approval handler was asked 2 times
-func (w *world) approvalAskedAny(n int) error {
-	got := w.host.approvalRequests()
-	var names []string
-	for _, a := range got {
-		names = append(names, a.Name)
-	}
-	return w.expect(len(got) == n, fmt.Sprintf("the approval handler was asked %d time(s)", n), "%d time(s): %v", len(got), names)
 }
 
 // nextCallID returns an id for a scripted call.

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -37,23 +36,10 @@ func (w *world) registerOutcomeSteps(sc stepDefiner) {
 	sc.Step(`^the model was never offered any "([^"]*)" tool$`, w.neverOfferedPrefix)
 	sc.Step(`^the model's (first|last) request offered exactly the MCP tools "([^"]*)"$`, w.requestOffered)
 	sc.Step(`^the model was offered (\d+) MCP tools$`, w.offeredCount)
-	sc.Step(`^the approval handler was asked for "([^"]*)"(?: of "([^"]*)")?$`, w.approvalAsked)
-	sc.Step(`^the approval handler was asked for "([^"]*)" (\d+) times?$`, w.approvalAskedTimes)
-	sc.Step(`^the approval handler was never asked for "([^"]*)"$`, w.approvalNever)
-	sc.Step(`^the approval handler was never asked anything$`, w.approvalNothing)
-	sc.Step(`^list\(\) shows exactly the servers "([^"]*)"$`, w.listExactly)
-	sc.Step(`^list\(\) shows (\d+) servers?$`, w.listCount)
-	sc.Step(`^list\(\) shows "([^"]*)" with exactly the tools "([^"]*)"$`, w.listTools)
-	sc.Step(`^list\(\) shows "([^"]*)" with (\d+) tools$`, w.listToolCount)
-	sc.Step(`^list\(\) shows "([^"]*)" from the "([^"]*)" source with status "([^"]*)"$`, w.listSourceStatus)
-	sc.Step(`^list\(\) is unchanged$`, w.listUnchanged)
-	sc.Step(`^list\(\) contains neither "([^"]*)" nor "([^"]*)"$`, w.listHasNo)
 	sc.Step(`^"([^"]*)" reached no MCP server$`, w.reachedNoServer)
 	sc.Step(`^"([^"]*)" saw the literal text "([^"]*)" unless it was never contacted$`, w.sawLiteral)
 	sc.Step(`^the agent either refused the configuration with an? "([^"]*)" error or connected "([^"]*)"$`, w.refusedOrConnected)
 	sc.Step(`^these happened in this order:$`, w.inOrder)
-	sc.Step(`^"([^"]*)" is reported failed$`, w.isReportedFailed)
-	sc.Step(`^no MCP server received anything during the listing$`, w.nothingDuringListing)
 	sc.Step(`^the (project|global) configuration file is unchanged$`, w.fileUnchanged)
 	sc.Step(`^no other file appeared under "([^"]*)"$`, w.noOtherFile)
 }
@@ -237,38 +223,6 @@ func (w *world) offeredCount(n int) error {
 	return w.expect(ok, fmt.Sprintf("every model request offered %d MCP tools", n), "the requests offered %v", counts)
 }
 
-// approvalAsked: Then the approval handler was asked for "mcp_connect" [of "p"]
-func (w *world) approvalAsked(name, server string) error {
-	var got []string
-	for _, a := range w.host.approvalRequests() {
-		got = append(got, a.Name+"/"+a.Server)
-		if a.Name == name && (server == "" || a.Server == server) {
-			return w.expect(true, "", "")
-		}
-	}
-	return w.expect(false, fmt.Sprintf("the approval handler was asked for %s of %q", name, server), "it was asked for %v", got)
-}
-
-// approvalAskedTimes: Then the approval handler was asked for "mcp_connect" 1 time
-func (w *world) approvalAskedTimes(name string, n int) error {
-	count := 0
-	for _, a := range w.host.approvalRequests() {
-		if a.Name == name {
-			count++
-		}
-	}
-	return w.expect(count == n, fmt.Sprintf("the approval handler was asked for %s %d time(s)", name, n), "%d time(s)", count)
-}
-
-// approvalNever: Then the approval handler was never asked for "mcp_connect"
-func (w *world) approvalNever(name string) error { return w.approvalAskedTimes(name, 0) }
-
-// approvalNothing: Then the approval handler was never asked anything
-func (w *world) approvalNothing() error {
-	got := w.host.approvalRequests()
-	return w.expect(len(got) == 0, "the approval handler was never asked anything", "it was asked %d time(s): %+v", len(got), got)
-}
-
 // list calls the agent's list() for a Then step.
 func (w *world) list(ctx context.Context) ([]adapter.ServerStatus, error) {
 	if err := w.needAgent(); err != nil {
@@ -294,27 +248,6 @@ func names(l []adapter.ServerStatus) []string {
 	return out
 }
 
-// listExactly: Then list() shows exactly the servers "f, o, r"
-func (w *world) listExactly(ctx context.Context, servers string) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	got, want := names(l), splitNames(servers)
-	slices.Sort(got)
-	slices.Sort(want)
-	return w.expect(slices.Equal(got, want), fmt.Sprintf("list() shows exactly %v", want), "it shows %v", got)
-}
-
-// listCount: Then list() shows 32 servers
-func (w *world) listCount(ctx context.Context, n int) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	return w.expect(len(l) == n, fmt.Sprintf("list() shows %d servers", n), "it shows %d: %v", len(l), names(l))
-}
-
 // entryOf finds a list() entry.
 func entryOf(l []adapter.ServerStatus, name string) (adapter.ServerStatus, bool) {
 	i := slices.IndexFunc(l, func(s adapter.ServerStatus) bool { return s.Name == name })
@@ -322,88 +255,6 @@ func entryOf(l []adapter.ServerStatus, name string) (adapter.ServerStatus, bool)
 		return adapter.ServerStatus{}, false
 	}
 	return l[i], true
-}
-
-// listTools: Then list() shows "docs" with exactly the tools "mcp__docs__search"
-func (w *world) listTools(ctx context.Context, name, tools string) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	e, ok := entryOf(l, name)
-	got, want := slices.Clone(e.Tools), splitNames(tools)
-	slices.Sort(got)
-	slices.Sort(want)
-	return w.expect(ok && slices.Equal(got, want), fmt.Sprintf("list() shows %q with the tools %v", name, want), "found=%v tools=%v (list: %v)", ok, got, names(l))
-}
-
-// listToolCount: Then list() shows "paged" with 16 tools
-func (w *world) listToolCount(ctx context.Context, name string, n int) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	e, ok := entryOf(l, name)
-	return w.expect(ok && len(e.Tools) == n, fmt.Sprintf("list() shows %q with %d tools", name, n), "found=%v with %d tools", ok, len(e.Tools))
-}
-
-// listSourceStatus: Then list() shows "g" from the "global" source with status "connected"
-func (w *world) listSourceStatus(ctx context.Context, name, source, status string) error {
-	if !w.info.Supports(adapter.CapListNormalize) {
-		w.skipReason = fmt.Sprintf("the adapter does not declare the capability %q", adapter.CapListNormalize)
-		return godog.ErrSkip
-	}
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	e, ok := entryOf(l, name)
-	return w.expect(ok && string(e.Source) == source && string(e.Status) == status,
-		fmt.Sprintf("list() shows %q with source %s and status %s", name, source, status),
-		"found=%v source=%q status=%q", ok, e.Source, e.Status)
-}
-
-// listUnchanged: Then list() is unchanged — equal to list() before the last
-// registry change.
-func (w *world) listUnchanged(ctx context.Context) error {
-	if err := w.need(adapter.OpList); err != nil {
-		return err
-	}
-	if !w.listTaken {
-		return fmt.Errorf("list() was not captured before a registry change")
-	}
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	strip := func(l []adapter.ServerStatus) string {
-		c := slices.Clone(l)
-		for i := range c {
-			c[i].Raw = nil
-		}
-		b, _ := json.Marshal(c)
-		return string(b)
-	}
-	before, after := strip(w.listBefore), strip(l)
-	return w.expect(before == after, "list() is unchanged: "+before, "%s", after)
-}
-
-// listHasNo: Then list() contains neither "A" nor "B"
-func (w *world) listHasNo(ctx context.Context, a, b string) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	var surfaces []surface
-	for _, s := range l {
-		surfaces = append(surfaces, surface{where: fmt.Sprintf("list() entry %q", s.Name), text: jsonText(s) + string(s.Raw)})
-	}
-	hits := sweep(surfaces, []secret{{value: a, what: fmt.Sprintf("%q", a)}, {value: b, what: fmt.Sprintf("%q", b)}})
-	var found []string
-	for _, f := range hits {
-		found = append(found, f.actual)
-	}
-	return w.expect(len(hits) == 0, "list() holds no credential", "%s", strings.Join(found, "; "))
 }
 
 // reachedNoServer: Then "s3cr3t" reached no MCP server
@@ -466,39 +317,6 @@ func (w *world) inOrder(table *godog.Table) error {
 		prev, prevText = seq, text
 	}
 	return nil
-}
-
-// isReportedFailed: Then "p" is reported failed — the run failed, or an
-// error event names the server, or list() marks it failed (interpretation
-// A-03: either outcome conforms, but the failure must be observable).
-func (w *world) isReportedFailed(ctx context.Context, name string) error {
-	if w.last != nil && w.last.err != nil {
-		return w.expect(true, "", "")
-	}
-	if len(w.host.errorEvents(name)) > 0 {
-		return w.expect(true, "", "")
-	}
-	if w.info.Supports(adapter.CapListNormalize) && w.info.Implements(adapter.OpList) {
-		l, err := w.list(ctx)
-		if err != nil {
-			return err
-		}
-		if e, ok := entryOf(l, name); ok && e.Status == adapter.StatusFailed {
-			return w.expect(true, "", "")
-		}
-	}
-	return w.expect(false, fmt.Sprintf("a failure of %q is reported (an error, an error event or a failed status)", name), "nothing reported it")
-}
-
-// nothingDuringListing: Then no MCP server received anything during the listing
-func (w *world) nothingDuringListing() error {
-	var extra []record.Record
-	for _, r := range w.log.Records()[w.listMark:] {
-		if r.Kind != record.KindHost && r.Kind != record.KindHTTPResponse {
-			extra = append(extra, r)
-		}
-	}
-	return w.expect(len(extra) == 0, "list() made no request to any server", "%s", summarize(extra))
 }
 
 // fileUnchanged: Then the project configuration file is unchanged
