@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/cucumber/godog"
 
@@ -28,6 +29,8 @@ func (w *world) registerConfigSteps(sc stepDefiner) {
 	sc.Step(`^the host environment has "([^"]*)" set to "([^"]*)"$`, w.hostEnv)
 	sc.Step(`^the model calls "([^"]*)" with (\{.*\})$`, w.modelCalls)
 	sc.Step(`^the model then answers "([^"]*)"$`, w.modelAnswers)
+	sc.Step(`^the (project|global) configuration file is unchanged$`, w.fileUnchanged)
+	sc.Step(`^no other file appeared under "([^"]*)"$`, w.noOtherFile)
 }
 
 // Sources through which a server can be declared.
@@ -184,4 +187,35 @@ func (w *world) modelCalls(tool, args string) error {
 	id := w.nextCallID("call")
 	w.host.script(adapter.ModelResponse{ToolCalls: []adapter.ToolCall{{ID: id, Name: tool, Arguments: a}}})
 	return nil
+}
+
+// fileUnchanged: Then the project configuration file is unchanged
+func (w *world) fileUnchanged(which string) error {
+	f := w.project
+	if which == "global" {
+		f = w.global
+	}
+	before, ok := w.snapshots[f.path]
+	if !ok {
+		return fmt.Errorf("the %s configuration file was never written by the scenario", which)
+	}
+	now, err := stateOf(f.path)
+	return w.expect(err == nil && now == before, fmt.Sprintf("%s is byte-for-byte unchanged, same mtime", f.path), "err=%v changed=%v", err, now != before)
+}
+
+// noOtherFile: Then no other file appeared under ".lite-agent"
+func (w *world) noOtherFile(dir string) error {
+	var found []string
+	for _, root := range []string{w.workdir, w.home} {
+		files, err := filesUnder(filepath.Join(root, dir))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if _, known := w.snapshots[f]; !known {
+				found = append(found, f)
+			}
+		}
+	}
+	return w.expect(len(found) == 0, "no new file under "+dir, "%v", found)
 }

@@ -26,6 +26,12 @@ func (w *world) registerModelSteps(sc stepDefiner) {
 	sc.Step(`^no model request contained "([^"]*)"$`, w.noRequestContained)
 	sc.Step(`^the model received (a tool error|a tool error containing "[^"]*"|a tool result containing "[^"]*"|a tool result of at least \d+ (?:bytes|KiB|MiB))$`, w.modelReceived)
 	sc.Step(`^the model was asked (\d+) times?$`, w.modelAskedTimes)
+	sc.Step(`^the model was offered exactly the MCP tools "([^"]*)"$`, w.offeredExactly)
+	sc.Step(`^the model was offered no MCP tools$`, w.offeredNone)
+	sc.Step(`^the model was never offered an MCP tool$`, w.neverOffered)
+	sc.Step(`^the model was never offered any "([^"]*)" tool$`, w.neverOfferedPrefix)
+	sc.Step(`^the model's (first|last) request offered exactly the MCP tools "([^"]*)"$`, w.requestOffered)
+	sc.Step(`^the model was offered (\d+) MCP tools$`, w.offeredCount)
 }
 
 // toolMessages returns every tool message the model was sent, without
@@ -304,4 +310,80 @@ func excerptAround(s, text string) string {
 		return s
 	}
 	return s[max(i-80, 0):min(i+len(text)+80, len(s))]
+}
+
+// offeredExactly: Then the model was offered exactly the MCP tools "a, b"
+func (w *world) offeredExactly(tools string) error {
+	want := splitNames(tools)
+	slices.Sort(want)
+	reqs := w.host.modelRequests()
+	ok := len(reqs) > 0
+	for _, r := range reqs {
+		ok = ok && slices.Equal(mcpTools(r), want)
+	}
+	return w.expect(ok, fmt.Sprintf("every model request offered exactly the MCP tools %v", want), "%s", describeRequests(reqs))
+}
+
+// offeredNone: Then the model was offered no MCP tools
+func (w *world) offeredNone() error {
+	reqs := w.host.modelRequests()
+	ok := len(reqs) > 0
+	for _, r := range reqs {
+		ok = ok && len(mcpTools(r)) == 0
+	}
+	return w.expect(ok, "the model was asked and offered no MCP tool", "%s", describeRequests(reqs))
+}
+
+// neverOffered: Then the model was never offered an MCP tool — also holds
+// when the model was never asked.
+func (w *world) neverOffered() error {
+	reqs := w.host.modelRequests()
+	ok := true
+	for _, r := range reqs {
+		ok = ok && len(mcpTools(r)) == 0
+	}
+	return w.expect(ok, "no model request offered an MCP tool", "%s", describeRequests(reqs))
+}
+
+// neverOfferedPrefix: Then the model was never offered any "mcp__p__*" tool
+func (w *world) neverOfferedPrefix(pattern string) error {
+	prefix := strings.TrimSuffix(pattern, "*")
+	var hits []string
+	for _, r := range w.host.modelRequests() {
+		for _, t := range r.Tools {
+			if strings.HasPrefix(t.Name, prefix) {
+				hits = append(hits, t.Name)
+			}
+		}
+	}
+	return w.expect(len(hits) == 0, fmt.Sprintf("no model request offered a %s tool", pattern), "it offered %v", hits)
+}
+
+// requestOffered: Then the model's first|last request offered exactly the MCP tools "..."
+func (w *world) requestOffered(which, tools string) error {
+	want := splitNames(tools)
+	slices.Sort(want)
+	reqs := w.host.modelRequests()
+	if len(reqs) == 0 {
+		return w.expect(false, "the model received a request", "it received none")
+	}
+	r := reqs[0]
+	if which == "last" {
+		r = reqs[len(reqs)-1]
+	}
+	return w.expect(slices.Equal(mcpTools(r), want), fmt.Sprintf("the model's %s request offered exactly %v", which, want), "it offered %v", mcpTools(r))
+}
+
+// offeredCount: Then the model was offered 128 MCP tools
+func (w *world) offeredCount(n int) error {
+	reqs := w.host.modelRequests()
+	ok := len(reqs) > 0
+	for _, r := range reqs {
+		ok = ok && len(mcpTools(r)) == n
+	}
+	counts := []int{}
+	for _, r := range reqs {
+		counts = append(counts, len(mcpTools(r)))
+	}
+	return w.expect(ok, fmt.Sprintf("every model request offered %d MCP tools", n), "the requests offered %v", counts)
 }

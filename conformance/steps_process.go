@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -25,6 +26,7 @@ func (w *world) registerProcessSteps(sc stepDefiner) {
 	sc.Step(`^the sandbox ran the command line of "([^"]*)" (\d+) times$`, w.sandboxRan)
 	sc.Step(`^every process of "([^"]*)" was started by the sandbox$`, w.startedBySandbox)
 	sc.Step(`^"([^"]*)" appears in no log, event, list\(\) entry, model request or adapter output$`, w.appearsNowhere)
+	sc.Step(`^every process of "([^"]*)" has exited$`, w.processesExited)
 }
 
 // throughSandbox: Given the agent starts stdio servers through the fake sandbox
@@ -199,3 +201,13 @@ func (w *world) appearsNowhere(ctx context.Context, canary string) error {
 // truncateText shortens s for messages, on a character boundary and
 // saying how long it was ([safetext.Cap]).
 func truncateText(s string, n int) string { return safetext.Cap(s, n) }
+
+// processesExited: Then every process of "p" has exited — waits up to the
+// step timeout for the exit records.
+func (w *world) processesExited(ctx context.Context, name string) error {
+	sctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
+	defer cancel()
+	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
+	return w.expect(err == nil, fmt.Sprintf("every process of %q has exited within 5 s", name),
+		"pids %v are still running", liveProcesses(rs, name))
+}
