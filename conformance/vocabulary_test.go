@@ -89,28 +89,35 @@ func TestStepsOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	sources := map[string][]string{}
+	checked := map[string]bool{} // methods, each checked once
+	var stale []string
 	for _, s := range scs {
 		if len(steps[s.ID]) == 0 {
 			t.Errorf("%s: Expected: its steps\nActual:   none", s.ID)
 		}
 		for _, st := range steps[s.ID] {
-			if st.Method == "" || st.File == "" {
-				t.Errorf("%s: %q\nExpected: a method and its file\nActual:   %+v", s.ID, st.Text, st)
+			if st.Method == "" {
+				t.Errorf("%s: %q\nExpected: the method that runs it\nActual:   none", s.ID, st.Text)
 				continue
 			}
+			if checked[st.Method] {
+				continue
+			}
+			checked[st.Method] = true
 			lines, ok := sources[st.File]
-			if !ok {
-				b, err := os.ReadFile(filepath.Join("..", st.File))
-				if err != nil {
-					t.Fatal(err)
+			if !ok && st.File != "" {
+				if b, err := os.ReadFile(filepath.Join("..", st.File)); err == nil {
+					lines = strings.Split(string(b), "\n")
 				}
-				lines = strings.Split(string(b), "\n")
 				sources[st.File] = lines
 			}
 			want := "func (w *world) " + st.Method + "("
 			if st.Line < 1 || st.Line > len(lines) || !strings.HasPrefix(lines[st.Line-1], want) {
-				t.Errorf("%s: %q\nExpected: %s:%d to begin with %q\nActual:   it does not (go generate ./internal/codeindex?)", s.ID, st.Text, st.File, st.Line, want)
+				stale = append(stale, fmt.Sprintf("%s at %s:%d", st.Method, st.File, st.Line))
 			}
 		}
+	}
+	if len(stale) > 0 {
+		t.Errorf("the embedded index is stale: run go generate ./internal/codeindex\nExpected: each method defined where the index says\nActual:   %d are not, such as %s", len(stale), strings.Join(stale[:min(len(stale), 5)], ", "))
 	}
 }
