@@ -33,6 +33,14 @@ func (w *world) registerConfigSteps(sc stepDefiner) {
 	sc.Step(`^no other file appeared under "([^"]*)"$`, w.noOtherFile)
 }
 
+// configState is the slice of the world this file's steps own: the configuration files, the mcpServers option, and the files as written.
+type configState struct {
+	project   *configFile
+	global    *configFile
+	option    *optionConfig
+	snapshots map[string]fileState // configuration files as written
+}
+
 // Sources through which a server can be declared.
 const (
 	srcProject  = "the project configuration"

@@ -34,6 +34,11 @@ func (w *world) registerModelSteps(sc stepDefiner) {
 	sc.Step(`^the model was offered (\d+) MCP tools$`, w.offeredCount)
 }
 
+// modelState is the slice of the world this file's steps own: where the last send began among the model requests.
+type modelState struct {
+	sendMark int // model requests before the last send
+}
+
 // toolMessages returns every tool message the model was sent, without
 // repeats (each request carries the conversation so far).
 func (w *world) toolMessages() []adapter.Message {

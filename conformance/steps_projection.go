@@ -32,6 +32,7 @@ type projectionState struct {
 	projection    adapter.Projection // the last agent/project
 	projectionErr error
 	projected     bool
+	marked        map[string]string // the marked text each tool answers with
 }
 
 // projectionItem: Then the model received a projection with a "text" item "x" [named "n"]

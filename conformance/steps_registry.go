@@ -29,6 +29,13 @@ func (w *world) registerRegistrySteps(sc stepDefiner) {
 	sc.Step(`^no MCP server received anything during the listing$`, w.nothingDuringListing)
 }
 
+// registryState is the slice of the world this file's steps own: list() as it was before the last change, and when a listing started.
+type registryState struct {
+	listBefore []adapter.ServerStatus // list() before the last registry change
+	listTaken  bool                   // listBefore was captured
+	listMark   int                    // log length when a listing started
+}
+
 // listExactly: Then list() shows exactly the servers "f, o, r"
 func (w *world) listExactly(ctx context.Context, servers string) error {
 	l, err := w.list(ctx)

@@ -42,30 +42,23 @@ type world struct {
 	https *mcpfake.HTTPServer // started on first use, with the world's CA
 	ca    *tlsca.CA           // made when the first HTTPS fake is defined
 
-	fakes   map[string]*fake
-	project *configFile
-	global  *configFile
-	option  *optionConfig
-	opts    adapter.AgentOptions
-	host    *host
+	fakes map[string]*fake
+	opts  adapter.AgentOptions
+	host  *host
 
 	adapter adapter.Adapter
 	agent   adapter.Agent
 
-	last       *outcome               // the outcome "it" refers to
-	listBefore []adapter.ServerStatus // list() before the last registry change
-	listTaken  bool                   // listBefore was captured
-	listMark   int                    // log length when a listing started
-	snapshots  map[string]fileState   // configuration files as written
-
-	marked   map[string]string // the marked text each tool answers with
-	sendMark int               // model requests before the last send
+	last *outcome // the outcome "it" refers to
 
 	agents int // agents created so far
 
 	bladeState bladeState // what a Blade scenario observed of its session
 
 	// Each domain's own state, declared beside its steps.
+	configState     // steps_config.go
+	registryState   // steps_registry.go
+	modelState      // steps_model.go
 	timingState     // steps_timing.go
 	subAgentState   // steps_subagent.go
 	hookState       // steps_host.go
