@@ -61,7 +61,7 @@ func vocabulary() []stepDef {
 	return r.defs
 }
 
-// match returns the definitions a step text matches.
+// matchDefs returns the definitions a step text matches.
 func matchDefs(defs []stepDef, text string) []stepDef {
 	var out []stepDef
 	for _, d := range defs {
