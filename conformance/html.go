@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -119,7 +120,7 @@ func WriteHTML(w io.Writer, cols []Column) error {
 			groups[key] = g
 			order = append(order, key)
 		}
-		rw := row{Rule: rule, Statement: truncateText(rule.Statement, 200)}
+		rw := row{Rule: rule, Statement: safetext.Shorten(rule.Statement, 200)}
 		classes := map[string]bool{}
 		for ci, c := range cols {
 			v, n, first := ruleVerdict(c.Report, rule.ID)

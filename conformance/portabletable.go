@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -94,7 +95,7 @@ func WritePortableTable(w io.Writer, reps []*Report) error {
 		t := TallyPortable(r)
 		var worst []string
 		for _, f := range t.Worst[:min(3, len(t.Worst))] {
-			worst = append(worst, fmt.Sprintf("%s (%s)", f.Rule.ID, markdownCell(truncateText(f.Rule.Statement, 80))))
+			worst = append(worst, fmt.Sprintf("%s (%s)", f.Rule.ID, markdownCell(safetext.Shorten(f.Rule.Statement, 80))))
 		}
 		if len(worst) == 0 {
 			worst = []string{"none"}

@@ -46,14 +46,30 @@ func CapBytes(b []byte, n int) string {
 	return head(string(b[:n+min(len(b)-n, utf8.UTFMax)]), n, len(b))
 }
 
+// Shorten is [Cap] for the runner's own text (a rule's statement in a
+// table cell): its first n bytes, cut on a character boundary, and a bare
+// "…", since nobody needs the real length of a sentence of the catalog.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:boundary(s, n)] + "…"
+}
+
 // head is the first n bytes of s, cut on a character boundary, and the
 // elision mark of a text of total bytes.
 func head(s string, n, total int) string {
+	cut := boundary(s, n)
+	return s[:cut] + fmt.Sprintf("… [%d bytes elided; %d in all]", total-cut, total)
+}
+
+// boundary is the largest character boundary of s at or before byte n.
+func boundary(s string, n int) int {
 	cut := n
 	for i := 0; i < utf8.UTFMax && cut > 0 && !utf8.RuneStart(s[cut]); i++ {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("… [%d bytes elided; %d in all]", total-cut, total)
+	return cut
 }
 
 // Text is s capped to n bytes ([Cap]) and escaped for display: newlines

@@ -93,3 +93,23 @@ func BenchmarkEscapeClean(b *testing.B) {
 		Escape(s, true)
 	}
 }
+
+// TestShorten: the runner's own text is cut on a character boundary with a
+// bare ellipsis.
+func TestShorten(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"a longer sentence", 8, "a longer…"},
+		{"日本語", 4, "日…"},
+	}
+	for _, tt := range tests {
+		if got := Shorten(tt.in, tt.n); got != tt.want {
+			t.Errorf("Shorten(%q, %d)\n  Expected: %q\n  Actual:   %q", tt.in, tt.n, tt.want, got)
+		}
+	}
+}
