@@ -200,7 +200,7 @@ type runner struct {
 // initScenario is godog's scenario initializer: one world per scenario.
 func (r *runner) initScenario(sc *godog.ScenarioContext) {
 	w := &world{run: r}
-	w.registerSteps(sc)
+	w.registerSteps(*sc)
 	var res *ScenarioResult
 	var start time.Time
 	var before int

@@ -44,6 +44,8 @@ func TestExitCodes(t *testing.T) {
 		{"every scenario skipped", []string{"run", "--rules", "BL-RT-01", "--target", "cmd:" + self(t) + " hollow-adapter lite-agent-only"}, exitUsage, "no verdict: all"},
 		{"explain unknown", []string{"explain", "LA-NOPE-01"}, exitUsage, "unknown rule"},
 		{"explain", []string{"explain", "LA-NAME-02"}, exitOK, "服务器别名限 1–24 个"},
+		{"explain shows the steps' definitions", []string{"explain", "LA-NAME-02"}, exitOK, "it fails with a \"name\" error  → conformance/steps_then.go:"},
+		{"explain shows the enforcing code", []string{"explain", "LA-NAME-02"}, exitOK, `"LA-NAME-02", "server alias`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
