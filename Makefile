@@ -1,12 +1,18 @@
 # mcpconform — the two commands of the README, and their parts.
 GO ?= go
 
-.PHONY: all build conform test vet fmt-check unit bench deps matrix
+.PHONY: all build conform test vet fmt-check unit bench deps matrix generate
 
 all: test
 
 build:
 	$(GO) build -o bin/mcpconform ./cmd/mcpconform
+
+# Regenerate what is generated from the source: the index of where rules
+# are enforced and steps defined, which explain embeds (after moving code in
+# reference/, internal/ or conformance/; TestEmbeddedIndexIsCurrent says when).
+generate:
+	$(GO) generate ./internal/codeindex
 
 # Run the whole suite against the built-in reference implementation and
 # print the verdict.

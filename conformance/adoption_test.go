@@ -12,12 +12,12 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // mutant is the reference with one rule broken.
 func mutant(m string) refadapter.Target {
-	return refadapter.Target{Mutations: []reference.Mutation{reference.Mutation(m)}}
+	return refadapter.Target{Faults: []fault.Fault{fault.Fault(m)}}
 }
 
 // outcomes is what a report says of each scenario.

@@ -3,21 +3,13 @@ package conformance_test
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
-
-// ruleOf returns the rule a mutation breaks: the ID before its slash.
-func ruleOf(m reference.Mutation) string {
-	id, _, _ := strings.Cut(string(m), "/")
-	return id
-}
 
 // TestMutantsFail runs the scenarios of each rule against a reference with
 // that rule deliberately broken, and requires at least one of them to go
@@ -26,19 +18,14 @@ func TestMutantsFail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mutation testing runs the suite once per mutant")
 	}
-	var mutants []reference.Mutation
-	for m := range reference.Mutants {
-		mutants = append(mutants, m)
-	}
-	slices.Sort(mutants)
-	for _, m := range mutants {
+	for _, m := range fault.All() {
 		t.Run(string(m), func(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			rep, err := conformance.Run(ctx, conformance.Options{
-				Target:      refadapter.Target{Mutations: []reference.Mutation{m}},
-				Rules:       []string{ruleOf(m)},
+				Target:      refadapter.Target{Faults: []fault.Fault{m}},
+				Rules:       []string{m.Rule()},
 				Concurrency: 2,
 				StepTimeout: 5 * time.Second,
 			})
@@ -52,7 +39,7 @@ func TestMutantsFail(t *testing.T) {
 				}
 			}
 			if len(red) == 0 {
-				t.Errorf("mutant %q (%s) passed all %d scenarios of %s: they cannot detect it", m, reference.Mutants[m], len(rep.Scenarios), ruleOf(m))
+				t.Errorf("mutant %q (%s) passed all %d scenarios of %s: they cannot detect it", m, m.Description(), len(rep.Scenarios), m.Rule())
 			}
 			t.Logf("%d of %d scenarios red: %v", len(red), len(rep.Scenarios), red)
 		})
@@ -66,8 +53,8 @@ func TestEveryRuleHasAMutant(t *testing.T) {
 		t.Fatal(err)
 	}
 	broken := map[string]bool{}
-	for m := range reference.Mutants {
-		broken[ruleOf(m)] = true
+	for _, m := range fault.All() {
+		broken[m.Rule()] = true
 	}
 	missing := map[string]bool{}
 	for _, s := range scs {

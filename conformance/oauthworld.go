@@ -20,6 +20,22 @@ import (
 // steps that break or configure them may come in any order before the
 // agent is created.
 
+// registerOAuthWorldSteps defines the steps whose methods are in this file.
+func (w *world) registerOAuthWorldSteps(sc stepDefiner) {
+	sc.Step(`^the provider "([^"]*)" holds valid tokens of "([^"]*)" for "([^"]*)"$`, w.holdsTokens)
+}
+
+// oauthState is the slice of the world the OAuth steps own: its
+// authorization servers, bindings, provisions and tokens.
+type oauthState struct {
+	authServers map[string]*authServer  // the fake authorization servers
+	bindings    map[string]*bindingSpec // the mcpOAuth bindings, by server
+	bindOrder   []string
+	provisions  []func(context.Context) error // run when the agent is created
+	minted      []string                      // access tokens the host holds from the start
+	redirect    string                        // the providers' redirect URL
+}
+
 // authServer is one fake authorization server of the scenario.
 type authServer struct {
 	name     string

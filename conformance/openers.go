@@ -8,6 +8,11 @@ import (
 	"github.com/mcpconform/mcpconform/internal/scratch"
 )
 
+// registerOpenerSteps defines the steps whose methods are in this file.
+func (w *world) registerOpenerSteps(sc stepDefiner) {
+	sc.Step(`^no browser or link opener was started$`, w.noOpener)
+}
+
 // openerNames are the programs an implementation could start to open a
 // link: the desktop openers and the usual browsers.
 var openerNames = []string{"xdg-open", "open", "gnome-open", "kde-open", "wslview", "sensible-browser",

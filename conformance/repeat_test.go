@@ -99,7 +99,7 @@ func TestRepeatFindsFlakes(t *testing.T) {
 	if steady.Status != conformance.StatusPassed || !slices.Equal(steady.Repetitions, []conformance.Status{"passed", "passed", "passed", "passed"}) {
 		t.Errorf("the steady scenario: %s %v %q", steady.Status, steady.Repetitions, steady.Error)
 	}
-	if rep.OK() || rep.Verdict != "fail" || rep.Summary.Flaky != 1 || rep.Summary.Passed != 1 {
+	if rep.OK() || rep.Verdict != "fail" || rep.Summary.Unstable != 1 || rep.Summary.Passed != 1 {
 		t.Errorf("verdict %q, OK %v, summary %+v: want a failed run with 1 flaky scenario", rep.Verdict, rep.OK(), rep.Summary)
 	}
 	var text bytes.Buffer

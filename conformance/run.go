@@ -205,7 +205,7 @@ type runner struct {
 // initScenario is godog's scenario initializer: one world per scenario.
 func (r *runner) initScenario(sc *godog.ScenarioContext) {
 	w := &world{run: r}
-	w.registerSteps(sc)
+	w.registerSteps(compiledSteps{sc}) // patterns compiled once per process (steppatterns.go)
 	var res *ScenarioResult
 	var start time.Time
 	var before int

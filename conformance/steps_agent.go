@@ -14,6 +14,28 @@ import (
 // Steps that act on the agent through the adapter. Each sets the outcome
 // that "it" refers to in the Then steps.
 
+// registerAgentSteps defines the steps whose methods are in this file.
+func (w *world) registerAgentSteps(sc stepDefiner) {
+	sc.Step(`^the host creates the agent$`, w.createsAgent)
+	sc.Step(`^the host creates the agent and sends "([^"]*)"$`, w.createsAgentAndSends)
+	sc.Step(`^the host sends "([^"]*)"$`, w.sends)
+	sc.Step(`^the host sends "([^"]*)" in the background$`, w.sendsInBackground)
+	sc.Step(`^the host registers "([^"]*)" in the background$`, w.registersInBackground)
+	sc.Step(`^the host waits until the agent is idle, in the background$`, w.awaitsIdleInBackground)
+	sc.Step(`^the wait until the agent is idle is still running$`, w.idleWaitRunning)
+	sc.Step(`^the wait until the agent is idle ended after the latch "([^"]*)" was released$`, w.idleWaitEndedAfter)
+	sc.Step(`^the host registers "([^"]*)"(?: as "([^"]*)")?(?: with timeoutMs (\d+))?$`, w.registers)
+	sc.Step(`^the host unregisters "([^"]*)"$`, w.unregisters)
+	sc.Step(`^the host closes the agent$`, w.closesAgent)
+	sc.Step(`^the host lists the servers(?: (\d+) times)?$`, w.lists)
+	sc.Step(`^"([^"]*)" is declared as "([^"]*)" through `+sourceAlt+`(?: at the host "([^"]*)")?$`, w.declaredThrough)
+	sc.Step(`^the entry (\{.*\}) is declared as "([^"]*)" through `+sourceAlt+`$`, w.entryDeclaredThrough)
+	sc.Step(`^the process of "([^"]*)" is killed$`, w.processKilled)
+	sc.Step(`^"([^"]*)" receives a call of the tool "([^"]*)"$`, w.receivesCall)
+	sc.Step(`^the host runs "([^"]*)" in the background$`, w.runsInBackground)
+	sc.Step(`^the host creates the session$`, w.createsAgent)
+}
+
 // createsAgent: When the host creates the agent
 func (w *world) createsAgent(ctx context.Context) error { return w.createAgent(ctx) }
 

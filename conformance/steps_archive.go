@@ -18,6 +18,19 @@ import (
 // server sent, every byte of it, and the pages lead from the first byte
 // to the last.
 
+// registerArchiveSteps defines the steps whose methods are in this file.
+func (w *world) registerArchiveSteps(sc stepDefiner) {
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" returns ((?:an image|an audio clip|a text resource|a blob resource)(?:(?:, | and )(?:an image|an audio clip|a text resource|a blob resource))*) of (\d+ (?:bytes|KiB))(?: each)?$`, w.toolReturnsMedia)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" returns a text of (\d+ (?:bytes|KiB)) in characters of every UTF-8 length$`, w.toolReturnsEveryLength)
+	sc.Step(`^the model reads back everything archived in the result of "([^"]*)", following next to the end$`, w.modelReadsBack)
+	sc.Step(`^everything archived in the result of "([^"]*)" read back through the context tool is what "([^"]*)" sent, byte for byte$`, w.readBackIsSent)
+}
+
+// archiveState is the slice of the world this file's steps own: what the model read back of the archive.
+type archiveState struct {
+	readBacks map[string]*readBack // the model's reads of the archive, by tool
+}
+
 // maxArchiveReads bounds the context calls of one read-back: well under
 // any implementation's limit of model turns, and enough for every
 // scenario's pages.

@@ -22,6 +22,30 @@ import (
 // API (mcpServerStatus, mcpConnect, mcpDisconnect, mcpReconnect,
 // mcpListTools).
 
+// registerBladeSteps defines the steps whose methods are in this file.
+func (w *world) registerBladeSteps(sc stepDefiner) {
+	sc.Step(`^the mcpServers option declares "([^"]*)" with (\{.*\})$`, w.declaresWith)
+	sc.Step(`^the mcpServers option declares a stdio server "([^"]*)" running "([^"]*)"$`, w.declaresCommand)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with the tool "([^"]*)" described as "([^"]*)"$`, w.toolDescribed)
+	sc.Step(`^the host calls (mcpConnect|mcpDisconnect|mcpReconnect)\("([^"]*)"\)( in the background)?$`, w.runtimeCall)
+	sc.Step(`^mcpServerStatus\(\) shows exactly the servers "([^"]*)"$`, w.statusServers)
+	sc.Step(`^mcpServerStatus\(\) shows "([^"]*)" as "(connected|disconnected|connecting|error)"(?: with (\d+) tools?)?$`, w.statusIs)
+	sc.Step(`^mcpServerStatus\(\) shows "([^"]*)" as "connecting" while the background operation runs$`, w.statusConnecting)
+	sc.Step(`^every mcpServerStatus\(\) entry seen had Blade's shape$`, w.statusShapes)
+	sc.Step(`^the connectedAt of "([^"]*)" is later than before$`, w.connectedLater)
+	sc.Step(`^mcpListTools\(\) lists exactly the tools of "([^"]*)"$`, w.listsToolsOf)
+	sc.Step(`^mcpListTools\(\) lists "([^"]*)" of "([^"]*)" described as "([^"]*)"$`, w.listsToolDescribed)
+	sc.Step(`^of "([^"]*)" and "([^"]*)" only "([^"]*)" failed, for a name collision$`, w.collidedStep)
+	sc.Step(`^the host's permission callback answers "(allow|ask|deny)"(?: for "([^"]*)")?$`, w.permissionAnswers)
+	sc.Step(`^the permission callback was asked about "([^"]*)"$`, w.permissionAsked)
+	sc.Step(`^"([^"]*)" soon received "([^"]*)" (\d+) times?$`, w.soonReceivedTimes)
+	sc.Step(`^"([^"]*)" received no "([^"]*)" within (\d+) milliseconds$`, w.receivedNoneWithin)
+	sc.Step(`^mcpServerStatus\(\) soon shows "([^"]*)" no longer connected$`, w.statusLeavesConnected)
+	sc.Step(`^every model request offered (the non-MCP tools before the MCP tools|the non-MCP tools in code-unit order|the MCP tools in code-unit order)$`, w.toolOrder)
+	sc.Step(`^every model request offered "([^"]*)" exactly once$`, w.offeredOnce)
+	sc.Step(`^every model request offered the (host's|MCP) tools in exactly this order:$`, w.exactOrder)
+}
+
 // bladeState is what a Blade scenario observed of its session.
 type bladeState struct {
 	// statuses are the mcpServerStatus() answers so far, in order.
@@ -381,15 +405,6 @@ func (w *world) collided(ctx context.Context, first, second string) error {
 	return w.expect(a.Status == "connected" && b.Status == "error" && b.Error != "" && !exposed,
 		fmt.Sprintf("%q connected; %q in error with a message and none of its tools listed", first, second),
 		"%s; tools %s", describeStatuses(st), describeToolInfos(ts))
-}
-
-// listsNoTools: Then mcpListTools() lists no tools
-func (w *world) listsNoTools(ctx context.Context) error {
-	ts, err := w.mcpListTools(ctx)
-	if err != nil {
-		return err
-	}
-	return w.expect(len(ts) == 0, "no tool", "%s", describeToolInfos(ts))
 }
 
 // collidedStep: Then of "my-srv" and "my_srv" only "my_srv" failed, for a name collision

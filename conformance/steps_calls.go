@@ -15,6 +15,21 @@ import (
 // Steps that script what a fake does with a tool call (issue 5): its
 // schemas, its result, its progress, latches and catalog changes.
 
+// registerCallSteps defines the steps whose methods are in this file.
+func (w *world) registerCallSteps(sc stepDefiner) {
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" and the instructions "([^"]*)"$`, w.serverWithInstructions)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" has the (input|output) schema (\{.*\})$`, w.toolHasSchema)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" waits for the latch "([^"]*)"$`, w.toolWaitsAtLatch)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" reports progress (\d+(?:\.\d+)?(?: of \d+(?:\.\d+)?)?(?: "[^"]*")?(?:, then \d+(?:\.\d+)?(?: of \d+(?:\.\d+)?)?(?: "[^"]*")?)*(?:, then waits for the latch "[^"]*")?)$`, w.toolReportsProgress)
+	sc.Step(`^after answering "([^"]*)", "([^"]*)" changes its tools to "([^"]*)"$`, w.changesTools)
+	sc.Step(`^after answering "([^"]*)", "([^"]*)" changes its tools to:$`, w.changesToolsTo)
+	sc.Step(`^after answering "([^"]*)", "([^"]*)" forgets every session$`, w.forgetsSessions)
+	sc.Step(`^the latch "([^"]*)" is released$`, w.latchReleased)
+	sc.Step(`^"([^"]*)" sent "([^"]*)"$`, w.sent)
+	sc.Step(`^"([^"]*)" received a call of the tool "([^"]*)" with the arguments (\{.*\})$`, w.receivedCallWithArgs)
+	sc.Step(`^"([^"]*)" received a progress token with its call of the tool "([^"]*)"$`, w.receivedProgressToken)
+}
+
 // scriptTool returns a tool of a fake's script.
 func (w *world) scriptTool(name, tool string) (*mcpfake.Tool, error) {
 	s, err := w.script(name)

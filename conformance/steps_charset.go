@@ -12,6 +12,22 @@ import (
 // leaves out is refused, the ASCII controls included, and a few non-ASCII
 // ones that fold to ASCII letters or look like them.
 
+// registerCharsetSteps defines the steps whose methods are in this file.
+func (w *world) registerCharsetSteps(sc stepDefiner) {
+	sc.Step(`^"([^"]*)" is declared through register\(\) under every alias that puts one character other than a letter, a digit, "_" or "-" into "([^"]*)"$`, w.declaredUnderEveryAlias)
+	sc.Step(`^"([^"]*)" is declared through register\(\) with every header name that puts one character outside the HTTP token characters into "([^"]*)"$`, w.declaredWithEveryHeaderName)
+	sc.Step(`^"([^"]*)" is declared through register\(\) with every header value HTTP cannot carry as it is, made from "([^"]*)"$`, w.declaredWithEveryBadValue)
+	sc.Step(`^"([^"]*)" is declared as "([^"]*)" through register\(\) with the header "([^"]*)" holding every printable ASCII character, a space and a tab$`, w.declaredWithPrintableValue)
+	sc.Step(`^every one of them fails with an? "([^"]*)"(?: or an? "([^"]*)")? error$`, w.everyOneFails)
+	sc.Step(`^every HTTP request "([^"]*)" received carried that header$`, w.carriedThatHeader)
+}
+
+// charsetState is the slice of the world this file's steps own: what the character-set steps tried.
+type charsetState struct {
+	each   []eachTry // the declarations a step tried one by one
+	header [2]string // a header a step declared, name and value
+}
+
 // foreignRunes are non-ASCII characters every character-set check tries
 // besides the ASCII ones: a Latin letter, letters that fold to ASCII ones
 // under Unicode case folding (ſ to s, the Kelvin sign to k, İ to i), a full-width

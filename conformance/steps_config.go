@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/cucumber/godog"
 
@@ -12,6 +13,33 @@ import (
 
 // Steps that build the agent's configuration: files, the mcpServers option,
 // other agent options and the host's environment.
+
+// registerConfigSteps defines the steps whose methods are in this file.
+func (w *world) registerConfigSteps(sc stepDefiner) {
+	sc.Step(`^(the project configuration|the global configuration|the mcpServers option) declares "([^"]*)"(?: as "([^"]*)")?$`, w.declares)
+	sc.Step(`^(the project configuration|the global configuration|the mcpServers option) declares "([a-z]+)(\d+)" to "([a-z]+)(\d+)"$`, w.declaresRange)
+	sc.Step(`^the (project|global) configuration declares "([^"]*)" padded to (\d+) bytes$`, w.declaresPadded)
+	sc.Step(`^the (project|global) configuration file contains:$`, w.fileContains)
+	sc.Step(`^the mcpServers option contains:$`, w.optionContains)
+	sc.Step(`^the file "([^"]*)" (?:now )?declares "([^"]*)"$`, w.fileDeclares)
+	sc.Step(`^the file "([^"]*)" declares nothing$`, w.fileDeclaresNothing)
+	sc.Step(`^the (project|global) configuration file is deleted$`, w.configDeleted)
+	sc.Step(`^the lite-agent home is "([^"]*)"$`, w.liteAgentHome)
+	sc.Step(`^the agent option strictMcpConfig is true$`, w.strictMCPConfig)
+	sc.Step(`^the host environment has "([^"]*)" set to "([^"]*)"$`, w.hostEnv)
+	sc.Step(`^the model calls "([^"]*)" with (\{.*\})$`, w.modelCalls)
+	sc.Step(`^the model then answers "([^"]*)"$`, w.modelAnswers)
+	sc.Step(`^the (project|global) configuration file is unchanged$`, w.fileUnchanged)
+	sc.Step(`^no other file appeared under "([^"]*)"$`, w.noOtherFile)
+}
+
+// configState is the slice of the world this file's steps own: the configuration files, the mcpServers option, and the files as written.
+type configState struct {
+	project   *configFile
+	global    *configFile
+	option    *optionConfig
+	snapshots map[string]fileState // configuration files as written
+}
 
 // Sources through which a server can be declared.
 const (
@@ -151,12 +179,6 @@ func (w *world) hostEnv(key, value string) error {
 	return nil
 }
 
-// approvalDenies: Given the approval handler denies "mcp_connect"
-func (w *world) approvalDenies(name string) error {
-	w.host.deny(name)
-	return nil
-}
-
 // modelAnswers: Given the model then answers "done" — a turn of final
 // text, which ends the run it falls in.
 func (w *world) modelAnswers(text string) error {
@@ -173,4 +195,35 @@ func (w *world) modelCalls(tool, args string) error {
 	id := w.nextCallID("call")
 	w.host.script(adapter.ModelResponse{ToolCalls: []adapter.ToolCall{{ID: id, Name: tool, Arguments: a}}})
 	return nil
+}
+
+// fileUnchanged: Then the project configuration file is unchanged
+func (w *world) fileUnchanged(which string) error {
+	f := w.project
+	if which == "global" {
+		f = w.global
+	}
+	before, ok := w.snapshots[f.path]
+	if !ok {
+		return fmt.Errorf("the %s configuration file was never written by the scenario", which)
+	}
+	now, err := stateOf(f.path)
+	return w.expect(err == nil && now == before, fmt.Sprintf("%s is byte-for-byte unchanged, same mtime", f.path), "err=%v changed=%v", err, now != before)
+}
+
+// noOtherFile: Then no other file appeared under ".lite-agent"
+func (w *world) noOtherFile(dir string) error {
+	var found []string
+	for _, root := range []string{w.workdir, w.home} {
+		files, err := filesUnder(filepath.Join(root, dir))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if _, known := w.snapshots[f]; !known {
+				found = append(found, f)
+			}
+		}
+	}
+	return w.expect(len(found) == 0, "no new file under "+dir, "%v", found)
 }

@@ -14,6 +14,13 @@ import (
 
 // Steps about the events an implementation emits (LA-EVT).
 
+// registerEventSteps defines the steps whose methods are in this file.
+func (w *world) registerEventSteps(sc stepDefiner) {
+	sc.Step(`^the agent emitted a tool_progress event for the call of "([^"]*)" with progress ([\d.]+)(?:, total ([\d.]+) and message "([^"]*)"|( and no total or message))$`, w.progressEvent)
+	sc.Step(`^a tool_progress event for "([^"]*)" arrives through (run\(\)|subscribe\(\)) while the call is still running$`, w.progressWhileRunning)
+	sc.Step(`^each progress notification "([^"]*)" sent became exactly one tool_progress event for "([^"]*)" (through run\(\) and through subscribe\(\)|through subscribe\(\)), in the order sent$`, w.progressOnce)
+}
+
 // progressEvent: Then the agent emitted a tool_progress event for the call
 // of "X" with progress 1, total 3 and message "step" | with progress 2 and
 // no total or message

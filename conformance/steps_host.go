@@ -18,6 +18,30 @@ import (
 // Steps that set up the host side of an agent (issue 5): its permission
 // policy and approval handler, its own tools, its hooks and options.
 
+// registerHostSteps defines the steps whose methods are in this file.
+func (w *world) registerHostSteps(sc stepDefiner) {
+	sc.Step(`^the permission policy (allows|asks|denies) "([^"]*)"(?: and (allows|asks|denies) "([^"]*)")?$`, w.permissionPolicy)
+	sc.Step(`^the agent option allowedTools is "([^"]*)"$`, w.allowedTools)
+	sc.Step(`^the agent is in dry-run mode$`, w.dryRun)
+	sc.Step(`^the host defines the tool "([^"]*)" with a (standard|native) schema (\{.*\})$`, w.definesTool)
+	sc.Step(`^the host tool "([^"]*)" returns (\{.*\}|"[^"]*")$`, w.hostToolReturns)
+	sc.Step(`^the host tool "([^"]*)" waits for the latch "([^"]*)"$`, w.hostToolWaits)
+	sc.Step(`^the "(tool:start|tool:end)" hook calls (register|unregister)\(\) for "([^"]*)"$`, w.hookCalls)
+	sc.Step(`^the file "([^"]*)" in the scenario's directory holds "([^"]*)"$`, w.fileHolds)
+	sc.Step(`^the "(tool:start|tool:end)" hook was called for "([^"]*)"(?: with (\{.*\}))?$`, w.hookWasCalled)
+	sc.Step(`^the "(tool:start|tool:end)" hook was called for "([^"]*)" with an error$`, w.hookWithError)
+	sc.Step(`^the hook's call was rejected within (\d+) milliseconds$`, w.hookRejected)
+	sc.Step(`^the host validated the input of "([^"]*)" (\d+) times?$`, w.validatedTimes)
+	sc.Step(`^the host executed "([^"]*)" exactly once, with (\{.*\})$`, w.executedOnce)
+	sc.Step(`^the host never executed "([^"]*)"$`, w.neverExecuted)
+	sc.Step(`^the file granted nothing: the agent refused it, or asked for "([^"]*)" and "([^"]*)"$`, w.fileGrantedNothing)
+}
+
+// hookState is the slice of the world this file's steps own: what the scenario's hook did.
+type hookState struct {
+	hookCall *hookCall // what the scenario's hook did
+}
+
 // permissionPolicy: Given the permission policy allows "a, b" [and denies "c"]
 func (w *world) permissionPolicy(verb1, names1, verb2, names2 string) error {
 	if w.agent != nil {
@@ -43,29 +67,6 @@ func (w *world) permissionPolicy(verb1, names1, verb2, names2 string) error {
 		add(verb2, names2)
 	}
 	w.opts.Permission = p
-	return nil
-}
-
-// noApprovalHandler: Given the host has no approval handler
-func (w *world) noApprovalHandler() error {
-	if w.agent != nil {
-		return fmt.Errorf("the approval handler must be taken away before the agent is created")
-	}
-	w.opts.Approval = false
-	return nil
-}
-
-// approvalAllowsAll: Given the approval handler allows everything
-func (w *world) approvalAllowsAll() error {
-	w.host.mu.Lock()
-	defer w.host.mu.Unlock()
-	w.host.denied, w.host.hang, w.host.failing = nil, nil, nil
-	return nil
-}
-
-// approvalFails: Given the approval handler fails for "mcp__p__a"
-func (w *world) approvalFails(name string) error {
-	add(w.host, &w.host.failing, name)
 	return nil
 }
 

@@ -14,6 +14,31 @@ import (
 
 // Then steps about what the model was given.
 
+// registerModelSteps defines the steps whose methods are in this file.
+func (w *world) registerModelSteps(sc stepDefiner) {
+	sc.Step(`^the model, once "([^"]*)" sent "([^"]*)", calls "([^"]*)" with (\{.*\})$`, w.modelCallsOnce)
+	sc.Step(`^the model, once "([^"]*)" sent "([^"]*)", answers "([^"]*)"$`, w.modelAnswersOnce)
+	sc.Step(`^the model calls ("[^"]*"(?:, "[^"]*")* and "[^"]*") in one turn$`, w.modelCallsInOneTurn)
+	sc.Step(`^the model reads the archive with the reference it received, at offset (\d+)$`, w.modelReadsContext)
+	sc.Step(`^every model request offered "([^"]*)" with the input schema (\{.*\})$`, w.everyRequestSchema)
+	sc.Step(`^the model requests of the last send offered no tool of "([^"]*)"$`, w.lastSendOfferedNone)
+	sc.Step(`^the model received (\d+) tool errors$`, w.modelReceivedErrors)
+	sc.Step(`^no model request contained "([^"]*)"$`, w.noRequestContained)
+	sc.Step(`^the model received (a tool error|a tool error containing "[^"]*"|a tool result containing "[^"]*"|a tool result of at least \d+ (?:bytes|KiB|MiB))$`, w.modelReceived)
+	sc.Step(`^the model was asked (\d+) times?$`, w.modelAskedTimes)
+	sc.Step(`^the model was offered exactly the MCP tools "([^"]*)"$`, w.offeredExactly)
+	sc.Step(`^the model was offered no MCP tools$`, w.offeredNone)
+	sc.Step(`^the model was never offered an MCP tool$`, w.neverOffered)
+	sc.Step(`^the model was never offered any "([^"]*)" tool$`, w.neverOfferedPrefix)
+	sc.Step(`^the model's (first|last) request offered exactly the MCP tools "([^"]*)"$`, w.requestOffered)
+	sc.Step(`^the model was offered (\d+) MCP tools$`, w.offeredCount)
+}
+
+// modelState is the slice of the world this file's steps own: where the last send began among the model requests.
+type modelState struct {
+	sendMark int // model requests before the last send
+}
+
 // toolMessages returns every tool message the model was sent, without
 // repeats (each request carries the conversation so far).
 func (w *world) toolMessages() []adapter.Message {
@@ -96,16 +121,6 @@ func scanQuoted(s, prefix string, out *string) bool {
 func (w *world) modelAskedTimes(n int) error {
 	got := len(w.host.modelRequests())
 	return w.expect(got == n, fmt.Sprintf("the model was asked %d time(s)", n), "%d time(s)", got)
-}
-
-// approvalAskedAny: Then the approval handler was asked 2 times
-func (w *world) approvalAskedAny(n int) error {
-	got := w.host.approvalRequests()
-	var names []string
-	for _, a := range got {
-		names = append(names, a.Name)
-	}
-	return w.expect(len(got) == n, fmt.Sprintf("the approval handler was asked %d time(s)", n), "%d time(s): %v", len(got), names)
 }
 
 // nextCallID returns an id for a scripted call.
@@ -300,4 +315,80 @@ func excerptAround(s, text string) string {
 		return s
 	}
 	return s[max(i-80, 0):min(i+len(text)+80, len(s))]
+}
+
+// offeredExactly: Then the model was offered exactly the MCP tools "a, b"
+func (w *world) offeredExactly(tools string) error {
+	want := splitNames(tools)
+	slices.Sort(want)
+	reqs := w.host.modelRequests()
+	ok := len(reqs) > 0
+	for _, r := range reqs {
+		ok = ok && slices.Equal(mcpTools(r), want)
+	}
+	return w.expect(ok, fmt.Sprintf("every model request offered exactly the MCP tools %v", want), "%s", describeRequests(reqs))
+}
+
+// offeredNone: Then the model was offered no MCP tools
+func (w *world) offeredNone() error {
+	reqs := w.host.modelRequests()
+	ok := len(reqs) > 0
+	for _, r := range reqs {
+		ok = ok && len(mcpTools(r)) == 0
+	}
+	return w.expect(ok, "the model was asked and offered no MCP tool", "%s", describeRequests(reqs))
+}
+
+// neverOffered: Then the model was never offered an MCP tool — also holds
+// when the model was never asked.
+func (w *world) neverOffered() error {
+	reqs := w.host.modelRequests()
+	ok := true
+	for _, r := range reqs {
+		ok = ok && len(mcpTools(r)) == 0
+	}
+	return w.expect(ok, "no model request offered an MCP tool", "%s", describeRequests(reqs))
+}
+
+// neverOfferedPrefix: Then the model was never offered any "mcp__p__*" tool
+func (w *world) neverOfferedPrefix(pattern string) error {
+	prefix := strings.TrimSuffix(pattern, "*")
+	var hits []string
+	for _, r := range w.host.modelRequests() {
+		for _, t := range r.Tools {
+			if strings.HasPrefix(t.Name, prefix) {
+				hits = append(hits, t.Name)
+			}
+		}
+	}
+	return w.expect(len(hits) == 0, fmt.Sprintf("no model request offered a %s tool", pattern), "it offered %v", hits)
+}
+
+// requestOffered: Then the model's first|last request offered exactly the MCP tools "..."
+func (w *world) requestOffered(which, tools string) error {
+	want := splitNames(tools)
+	slices.Sort(want)
+	reqs := w.host.modelRequests()
+	if len(reqs) == 0 {
+		return w.expect(false, "the model received a request", "it received none")
+	}
+	r := reqs[0]
+	if which == "last" {
+		r = reqs[len(reqs)-1]
+	}
+	return w.expect(slices.Equal(mcpTools(r), want), fmt.Sprintf("the model's %s request offered exactly %v", which, want), "it offered %v", mcpTools(r))
+}
+
+// offeredCount: Then the model was offered 128 MCP tools
+func (w *world) offeredCount(n int) error {
+	reqs := w.host.modelRequests()
+	ok := len(reqs) > 0
+	for _, r := range reqs {
+		ok = ok && len(mcpTools(r)) == n
+	}
+	counts := []int{}
+	for _, r := range reqs {
+		counts = append(counts, len(mcpTools(r)))
+	}
+	return w.expect(ok, fmt.Sprintf("every model request offered %d MCP tools", n), "the requests offered %v", counts)
 }

@@ -20,6 +20,27 @@ import (
 // servers support, what a client sends them. The authorization servers'
 // shapes are phrases of "the authorization server "as" ..." (shapePhrase).
 
+// registerOAuthShapeSteps defines the steps whose methods are in this file.
+func (w *world) registerOAuthShapeSteps(sc stepDefiner) {
+	sc.Step(`^the protected server "([^"]*)" (challenges with resource_metadata|challenges without resource_metadata|challenges for the scope "[^"]*"|lists the scopes "[^"]*"|serves its metadata at the path-inserted URL|serves its metadata at the root|serves its metadata nowhere|names the resource "[^"]*")$`, w.resourceShape)
+	sc.Step(`^the protected server "([^"]*)" answers (401|403 insufficient_scope) to the next (\d+) "([^"]*)" requests?$`, w.refusesMethod)
+	sc.Step(`^the protected server "([^"]*)" moves to the authorization server "([^"]*)"$`, w.movesTo)
+	sc.Step(`^the provider "([^"]*)" describes its client as (\{.*\})$`, w.providerDescribes)
+	sc.Step(`^the provider "([^"]*)" asks for the scope "([^"]*)"$`, w.providerAsksScope)
+	sc.Step(`^the provider "([^"]*)" redirects to "([^"]*)"$`, w.providerRedirects)
+	sc.Step(`^the provider "([^"]*)" has the client metadata URL "([^"]*)"$`, w.providerMetadataURL)
+	sc.Step(`^the provider "([^"]*)" holds the client "([^"]*)" with the secret "([^"]*)" of "([^"]*)"$`, w.providerHoldsClient)
+	sc.Step(`^the resource metadata of "([^"]*)" was looked for at "([^"]*)", in this order$`, w.lookedForResourceMetadata)
+	sc.Step(`^the metadata of "([^"]*)" was looked for at "([^"]*)", in this order$`, w.lookedForServerMetadata)
+	sc.Step(`^the registration "([^"]*)" received was the client metadata of the provider "([^"]*)" with (\{.*\})$`, w.registrationWas)
+	sc.Step(`^the authorization URL's "([^"]*)" was (not )?"([^"]*)"$`, w.authURLParam)
+	sc.Step(`^"([^"]*)" received the "([^"]*)" grants? authenticated with "([^"]*)"$`, w.grantAuthenticated)
+	sc.Step(`^every "([^"]*)" grant "([^"]*)" received carried the "([^"]*)" "([^"]*)"$`, w.grantCarried)
+	sc.Step(`^every authorization and token request for "([^"]*)" named the resource "(.*)"$`, w.namedResourceEvery)
+	sc.Step(`^no request "([^"]*)" received carried the client or the refresh token the provider "([^"]*)" (held|holds)$`, w.noHeldSecret)
+	sc.Step(`^the provider "([^"]*)" holds a client of "([^"]*)"$`, w.providerHoldsClientOf)
+}
+
 // The shape phrases of "the authorization server "as" <phrase>".
 var (
 	shapeIssuerPath = regexp.MustCompile(`^has the issuer path "(/[^"]*)"$`)

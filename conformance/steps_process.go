@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
@@ -13,6 +14,20 @@ import (
 
 // Steps about the processes of stdio servers: their environment, their
 // command lines, the sandbox, the probe.
+
+// registerProcessSteps defines the steps whose methods are in this file.
+func (w *world) registerProcessSteps(sc stepDefiner) {
+	sc.Step(`^the agent starts stdio servers through the fake sandbox$`, w.throughSandbox)
+	sc.Step(`^the agent option mcpTransports is "([^"]*)"$`, w.mcpTransports)
+	sc.Step(`^(every|no) process of "([^"]*)" had "([^"]*)" in its environment$`, w.processEnv)
+	sc.Step(`^"([^"]*)" was started (\d+) times with the same command line, directory and environment$`, w.startedSame)
+	sc.Step(`^the first process of "([^"]*)" had exited when that returned$`, w.firstExitedBy)
+	sc.Step(`^only the last process of "([^"]*)" received "([^"]*)"$`, w.onlyLastReceived)
+	sc.Step(`^the sandbox ran the command line of "([^"]*)" (\d+) times$`, w.sandboxRan)
+	sc.Step(`^every process of "([^"]*)" was started by the sandbox$`, w.startedBySandbox)
+	sc.Step(`^"([^"]*)" appears in no log, event, list\(\) entry, model request or adapter output$`, w.appearsNowhere)
+	sc.Step(`^every process of "([^"]*)" has exited$`, w.processesExited)
+}
 
 // throughSandbox: Given the agent starts stdio servers through the fake sandbox
 func (w *world) throughSandbox() error {
@@ -186,3 +201,13 @@ func (w *world) appearsNowhere(ctx context.Context, canary string) error {
 // truncateText shortens s for messages, on a character boundary and
 // saying how long it was ([safetext.Cap]).
 func truncateText(s string, n int) string { return safetext.Cap(s, n) }
+
+// processesExited: Then every process of "p" has exited — waits up to the
+// step timeout for the exit records.
+func (w *world) processesExited(ctx context.Context, name string) error {
+	sctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
+	defer cancel()
+	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
+	return w.expect(err == nil, fmt.Sprintf("every process of %q has exited within 5 s", name),
+		"pids %v are still running", liveProcesses(rs, name))
+}

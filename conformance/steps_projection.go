@@ -13,6 +13,28 @@ import (
 // context references (LA-VAL-05..07, LA-ARC, LA-LIM-08). The shapes are
 // the implementation's; the adapter parses them (rule catalog A-26).
 
+// registerProjectionSteps defines the steps whose methods are in this file.
+func (w *world) registerProjectionSteps(sc stepDefiner) {
+	sc.Step(`^the host projects a text result whose projection has exactly (\d+) bytes$`, w.projects)
+	sc.Step(`^the model received a projection with an? "([^"]*)" item "([^"]*)"(?: named "([^"]*)")?$`, w.projectionItem)
+	sc.Step(`^the model received a projection whose structuredContent is (\{.*\}|\[.*\]|"[^"]*"|-?\d+(?:\.\d+)?|true|false|null)$`, w.projectionStructured)
+	sc.Step(`^the model was given the marked text of "([^"]*)" (inline|only by reference)$`, w.markedGiven)
+	sc.Step(`^the ("[^"]*"(?:(?:, | and )"[^"]*")*) items the model received were archived$`, w.itemsArchived)
+	sc.Step(`^the model received a context reference for the result of "([^"]*)"$`, w.contextRefFor)
+	sc.Step(`^the context read at offset (\d+) began with the start of the marked text of "([^"]*)"$`, w.contextReadStart)
+	sc.Step(`^the context read at offset (\d+) began about (\d+) bytes into the archived result of "([^"]*)"$`, w.contextReadAbout)
+	sc.Step(`^the projection is (inline|archived)$`, w.projectionIs)
+	sc.Step(`^the projection is a tool error and is not archived$`, w.projectionRefused)
+}
+
+// projectionState is the slice of the world this file's steps own: the host's last projection of a result.
+type projectionState struct {
+	projection    adapter.Projection // the last agent/project
+	projectionErr error
+	projected     bool
+	marked        map[string]string // the marked text each tool answers with
+}
+
 // projectionItem: Then the model received a projection with a "text" item "x" [named "n"]
 // — the item's text, or its URI for a resource link.
 func (w *world) projectionItem(typ, value, name string) error {

@@ -13,6 +13,12 @@ import (
 
 // Steps about how the calls of one model turn are scheduled (LA-TOOL-01).
 
+// registerScheduleSteps defines the steps whose methods are in this file.
+func (w *world) registerScheduleSteps(sc stepDefiner) {
+	sc.Step(`^list\(\) soon shows "([^"]*)" with status "([^"]*)"$`, w.listSoon)
+	sc.Step(`^while "([^"]*)" is held at the latch "([^"]*)", "([^"]*)" starts as the adapter's concurrency policy says$`, w.scheduledAsStated)
+}
+
 // quietWindow is how long a sequential implementation is given to start a
 // call it must not start while an earlier one is held: an absence can only
 // be observed over a window. It costs that long only in the scenarios that

@@ -12,6 +12,17 @@ import (
 
 // Steps that define the scenario's fake MCP servers.
 
+// registerServerSteps defines the steps whose methods are in this file.
+func (w *world) registerServerSteps(sc stepDefiner) {
+	sc.Step(`^(a stdio|an HTTPS?|an SSE) MCP server "([^"]*)" with tools "([^"]*)"(?: served (\d+) per page)?$`, w.aServerWithTools)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with (\d+) tools?(?: described in (\d+) bytes each)?(?: served (\d+) per page)?( and a cursor that never ends)?$`, w.aServerWithNTools)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with a tool whose name has (\d+) characters$`, w.aServerWithLongToolName)
+	sc.Step(`^the full tool names "([^"]*)" have (\d+) characters each$`, w.namesHaveLength)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" that (exits on|never answers) "([^"]*)"$`, w.aServerThatMisbehaves)
+	sc.Step(`^(stdio|HTTP) MCP servers "([a-z]+)(\d+)" to "([a-z]+)(\d+)" with tools "([^"]*)"$`, w.serversInRange)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" never answers$`, w.toolNeverAnswers)
+}
+
 // transportOf maps "a stdio" / "an HTTP" / "an HTTPS" to a transport.
 func transportOf(article string) string {
 	switch {

@@ -11,6 +11,20 @@ import (
 
 // Steps that drive a sub-agent of the root agent (LA-REG-14..20).
 
+// registerSubAgentSteps defines the steps whose methods are in this file.
+func (w *world) registerSubAgentSteps(sc stepDefiner) {
+	sc.Step(`^the host creates a sub-agent(?: with allowedTools "([^"]*)")?(?: whose policy (allows|denies) "([^"]*)")?$`, w.createsSubAgent)
+	sc.Step(`^the sub-agent (registers|unregisters) "([^"]*)"$`, w.subChanges)
+	sc.Step(`^the sub-agent sends "([^"]*)"( in the background(?: too)?)?$`, w.subSends)
+	sc.Step(`^both background operations end successfully$`, w.bothEnd)
+	sc.Step(`^the host closes the sub-agent$`, w.closesSubAgent)
+}
+
+// subAgentState is the slice of the world this file's steps own: the sub-agent the sub-agent steps created.
+type subAgentState struct {
+	sub adapter.Agent // the sub-agent, once created
+}
+
 // createsSubAgent: When the host creates a sub-agent [with allowedTools "a"
 // | whose policy allows|denies "x"]
 func (w *world) createsSubAgent(ctx context.Context, allowed, verb, names string) error {

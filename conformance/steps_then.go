@@ -2,21 +2,31 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/cucumber/godog"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
-	"github.com/mcpconform/mcpconform/fakes/record"
 )
 
 // Then steps: every one of them checks something through w.expect, so a
 // scenario can never pass on steps that assert nothing.
+
+// registerOutcomeSteps defines the steps whose methods are in this file.
+func (w *world) registerOutcomeSteps(sc stepDefiner) {
+	sc.Step(`^it (succeeds|fails|fails with an? "([^"]*)" error)$`, w.itIs)
+	sc.Step(`^the agent either refused the configuration with an? "([^"]*)" error or connected "([^"]*)"$`, w.refusedOrConnected)
+	sc.Step(`^these happened in this order:$`, w.inOrder)
+}
+
+// itIs: Then it succeeds | Then it fails | Then it fails with a "name" error
+func (w *world) itIs(verdict, kind string) error {
+	if verdict != "succeeds" {
+		verdict = "fails"
+	}
+	return w.outcomeIs(verdict, kind)
+}
 
 // outcomeIs: Then it succeeds | Then it fails with a "name" error
 func (w *world) outcomeIs(verdict, kind string) error {
@@ -33,192 +43,6 @@ func (w *world) outcomeIs(verdict, kind string) error {
 		return w.expect(false, fmt.Sprintf("%s fails with a %s error", w.last.what, kind), "%s succeeded", w.last.what)
 	}
 	return w.expect(kindIs(w.last.err, kind), fmt.Sprintf("%s fails with a %s error", w.last.what, kind), "%v", w.last.err)
-}
-
-// wasConnected: Then "p" was connected — it received a handshake and
-// listed its tools.
-func (w *world) wasConnected(name string) error {
-	rs := w.log.Records()
-	hs, lists := requestsOf(rs, name, handshakeMethods...), requestsOf(rs, name, "tools/list")
-	return w.expect(len(hs) > 0 && len(lists) > 0, fmt.Sprintf("%q received a handshake and tools/list", name),
-		"%q received %s", name, summarize(contactsOf(rs, name)))
-}
-
-// neverContacted: Then "p" was never contacted — no process, no request.
-func (w *world) neverContacted(name string) error {
-	if _, err := w.fake(name); err != nil {
-		return err
-	}
-	c := contactsOf(w.log.Records(), name)
-	return w.expect(len(c) == 0, fmt.Sprintf("%q was never contacted", name), "%s", summarize(c))
-}
-
-// connectedTimes: Then "p" was connected 1 time — sessions that got as far
-// as discovery: a handshake followed by tools/list on the same process (a
-// stdio probe process, which only shakes hands, does not count).
-func (w *world) connectedTimes(name string, n int) error {
-	got := connections(w.log.Records(), name)
-	return w.expect(got == n, fmt.Sprintf("%q was connected %d time(s)", name, n), "%d time(s): %s", got, summarize(requestsOf(w.log.Records(), name)))
-}
-
-// startedTimes: Then "p" was started 1 time
-func (w *world) startedTimes(name string, n int) error {
-	s := startsOf(w.log.Records(), name)
-	return w.expect(len(s) == n, fmt.Sprintf("%q was started %d time(s)", name, n), "it was started %d time(s): %s", len(s), summarize(s))
-}
-
-// handshakeTimes: Then "p" received its handshake 1 time
-func (w *world) handshakeTimes(name string, n int) error {
-	h := requestsOf(w.log.Records(), name, handshakeMethods...)
-	return w.expect(len(h) == n, fmt.Sprintf("%q received its handshake %d time(s)", name, n), "%d: %s", len(h), summarize(h))
-}
-
-// receivedTimes: Then "p" received "tools/list" [at most] 16 times
-func (w *world) receivedTimes(name, method, atMost string, n int) error {
-	got := requestsOf(w.log.Records(), name, method)
-	if atMost != "" {
-		return w.expect(len(got) <= n, fmt.Sprintf("%q received %s at most %d times", name, method, n), "%d times", len(got))
-	}
-	return w.expect(len(got) == n, fmt.Sprintf("%q received %s %d time(s)", name, method, n), "%d times: %s", len(got), summarize(got))
-}
-
-// receivedMethod: Then "p" received "notifications/cancelled" — waits for it.
-func (w *world) receivedMethod(ctx context.Context, name, method string) error {
-	sctx, cancel := w.stepCtx(ctx)
-	defer cancel()
-	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(requestsOf(rs, name, method)) > 0 })
-	return w.expect(err == nil, fmt.Sprintf("%q received %s", name, method), "it did not within %v; it received %s", w.run.opts.StepTimeout, summarize(requestsOf(rs, name)))
-}
-
-// receivedCall: Then "p" received a call of the tool "search"
-func (w *world) receivedCall(name, tool string) error {
-	rs := w.log.Records()
-	c := toolCalls(rs, name, tool)
-	return w.expect(len(c) > 0, fmt.Sprintf("%q received tools/call of %q", name, tool), "it received %s", summarize(requestsOf(rs, name)))
-}
-
-// receivedNoCall: Then "two" received no call
-func (w *world) receivedNoCall(name string) error {
-	c := toolCalls(w.log.Records(), name, "")
-	return w.expect(len(c) == 0, fmt.Sprintf("%q received no tools/call", name), "%s", summarize(c))
-}
-
-// processesExited: Then every process of "p" has exited — waits up to the
-// step timeout for the exit records.
-func (w *world) processesExited(ctx context.Context, name string) error {
-	sctx, cancel := context.WithTimeout(ctx, w.budget(5*time.Second))
-	defer cancel()
-	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
-	return w.expect(err == nil, fmt.Sprintf("every process of %q has exited within 5 s", name),
-		"pids %v are still running", liveProcesses(rs, name))
-}
-
-// offeredExactly: Then the model was offered exactly the MCP tools "a, b"
-func (w *world) offeredExactly(tools string) error {
-	want := splitNames(tools)
-	slices.Sort(want)
-	reqs := w.host.modelRequests()
-	ok := len(reqs) > 0
-	for _, r := range reqs {
-		ok = ok && slices.Equal(mcpTools(r), want)
-	}
-	return w.expect(ok, fmt.Sprintf("every model request offered exactly the MCP tools %v", want), "%s", describeRequests(reqs))
-}
-
-// offeredNone: Then the model was offered no MCP tools
-func (w *world) offeredNone() error {
-	reqs := w.host.modelRequests()
-	ok := len(reqs) > 0
-	for _, r := range reqs {
-		ok = ok && len(mcpTools(r)) == 0
-	}
-	return w.expect(ok, "the model was asked and offered no MCP tool", "%s", describeRequests(reqs))
-}
-
-// neverOffered: Then the model was never offered an MCP tool — also holds
-// when the model was never asked.
-func (w *world) neverOffered() error {
-	reqs := w.host.modelRequests()
-	ok := true
-	for _, r := range reqs {
-		ok = ok && len(mcpTools(r)) == 0
-	}
-	return w.expect(ok, "no model request offered an MCP tool", "%s", describeRequests(reqs))
-}
-
-// requestOffered: Then the model's first|last request offered exactly the MCP tools "..."
-func (w *world) requestOffered(which, tools string) error {
-	want := splitNames(tools)
-	slices.Sort(want)
-	reqs := w.host.modelRequests()
-	if len(reqs) == 0 {
-		return w.expect(false, "the model received a request", "it received none")
-	}
-	r := reqs[0]
-	if which == "last" {
-		r = reqs[len(reqs)-1]
-	}
-	return w.expect(slices.Equal(mcpTools(r), want), fmt.Sprintf("the model's %s request offered exactly %v", which, want), "it offered %v", mcpTools(r))
-}
-
-// neverOfferedPrefix: Then the model was never offered any "mcp__p__*" tool
-func (w *world) neverOfferedPrefix(pattern string) error {
-	prefix := strings.TrimSuffix(pattern, "*")
-	var hits []string
-	for _, r := range w.host.modelRequests() {
-		for _, t := range r.Tools {
-			if strings.HasPrefix(t.Name, prefix) {
-				hits = append(hits, t.Name)
-			}
-		}
-	}
-	return w.expect(len(hits) == 0, fmt.Sprintf("no model request offered a %s tool", pattern), "it offered %v", hits)
-}
-
-// offeredCount: Then the model was offered 128 MCP tools
-func (w *world) offeredCount(n int) error {
-	reqs := w.host.modelRequests()
-	ok := len(reqs) > 0
-	for _, r := range reqs {
-		ok = ok && len(mcpTools(r)) == n
-	}
-	counts := []int{}
-	for _, r := range reqs {
-		counts = append(counts, len(mcpTools(r)))
-	}
-	return w.expect(ok, fmt.Sprintf("every model request offered %d MCP tools", n), "the requests offered %v", counts)
-}
-
-// approvalAsked: Then the approval handler was asked for "mcp_connect" [of "p"]
-func (w *world) approvalAsked(name, server string) error {
-	var got []string
-	for _, a := range w.host.approvalRequests() {
-		got = append(got, a.Name+"/"+a.Server)
-		if a.Name == name && (server == "" || a.Server == server) {
-			return w.expect(true, "", "")
-		}
-	}
-	return w.expect(false, fmt.Sprintf("the approval handler was asked for %s of %q", name, server), "it was asked for %v", got)
-}
-
-// approvalAskedTimes: Then the approval handler was asked for "mcp_connect" 1 time
-func (w *world) approvalAskedTimes(name string, n int) error {
-	count := 0
-	for _, a := range w.host.approvalRequests() {
-		if a.Name == name {
-			count++
-		}
-	}
-	return w.expect(count == n, fmt.Sprintf("the approval handler was asked for %s %d time(s)", name, n), "%d time(s)", count)
-}
-
-// approvalNever: Then the approval handler was never asked for "mcp_connect"
-func (w *world) approvalNever(name string) error { return w.approvalAskedTimes(name, 0) }
-
-// approvalNothing: Then the approval handler was never asked anything
-func (w *world) approvalNothing() error {
-	got := w.host.approvalRequests()
-	return w.expect(len(got) == 0, "the approval handler was never asked anything", "it was asked %d time(s): %+v", len(got), got)
 }
 
 // list calls the agent's list() for a Then step.
@@ -246,27 +70,6 @@ func names(l []adapter.ServerStatus) []string {
 	return out
 }
 
-// listExactly: Then list() shows exactly the servers "f, o, r"
-func (w *world) listExactly(ctx context.Context, servers string) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	got, want := names(l), splitNames(servers)
-	slices.Sort(got)
-	slices.Sort(want)
-	return w.expect(slices.Equal(got, want), fmt.Sprintf("list() shows exactly %v", want), "it shows %v", got)
-}
-
-// listCount: Then list() shows 32 servers
-func (w *world) listCount(ctx context.Context, n int) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	return w.expect(len(l) == n, fmt.Sprintf("list() shows %d servers", n), "it shows %d: %v", len(l), names(l))
-}
-
 // entryOf finds a list() entry.
 func entryOf(l []adapter.ServerStatus, name string) (adapter.ServerStatus, bool) {
 	i := slices.IndexFunc(l, func(s adapter.ServerStatus) bool { return s.Name == name })
@@ -274,113 +77,6 @@ func entryOf(l []adapter.ServerStatus, name string) (adapter.ServerStatus, bool)
 		return adapter.ServerStatus{}, false
 	}
 	return l[i], true
-}
-
-// listTools: Then list() shows "docs" with exactly the tools "mcp__docs__search"
-func (w *world) listTools(ctx context.Context, name, tools string) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	e, ok := entryOf(l, name)
-	got, want := slices.Clone(e.Tools), splitNames(tools)
-	slices.Sort(got)
-	slices.Sort(want)
-	return w.expect(ok && slices.Equal(got, want), fmt.Sprintf("list() shows %q with the tools %v", name, want), "found=%v tools=%v (list: %v)", ok, got, names(l))
-}
-
-// listToolCount: Then list() shows "paged" with 16 tools
-func (w *world) listToolCount(ctx context.Context, name string, n int) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	e, ok := entryOf(l, name)
-	return w.expect(ok && len(e.Tools) == n, fmt.Sprintf("list() shows %q with %d tools", name, n), "found=%v with %d tools", ok, len(e.Tools))
-}
-
-// listSourceStatus: Then list() shows "g" from the "global" source with status "connected"
-func (w *world) listSourceStatus(ctx context.Context, name, source, status string) error {
-	if !w.info.Supports(adapter.CapListNormalize) {
-		w.skipReason = fmt.Sprintf("the adapter does not declare the capability %q", adapter.CapListNormalize)
-		return godog.ErrSkip
-	}
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	e, ok := entryOf(l, name)
-	return w.expect(ok && string(e.Source) == source && string(e.Status) == status,
-		fmt.Sprintf("list() shows %q with source %s and status %s", name, source, status),
-		"found=%v source=%q status=%q", ok, e.Source, e.Status)
-}
-
-// listUnchanged: Then list() is unchanged — equal to list() before the last
-// registry change.
-func (w *world) listUnchanged(ctx context.Context) error {
-	if err := w.need(adapter.OpList); err != nil {
-		return err
-	}
-	if !w.listTaken {
-		return fmt.Errorf("list() was not captured before a registry change")
-	}
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	strip := func(l []adapter.ServerStatus) string {
-		c := slices.Clone(l)
-		for i := range c {
-			c[i].Raw = nil
-		}
-		b, _ := json.Marshal(c)
-		return string(b)
-	}
-	before, after := strip(w.listBefore), strip(l)
-	return w.expect(before == after, "list() is unchanged: "+before, "%s", after)
-}
-
-// listHasNo: Then list() contains neither "A" nor "B"
-func (w *world) listHasNo(ctx context.Context, a, b string) error {
-	l, err := w.list(ctx)
-	if err != nil {
-		return err
-	}
-	var surfaces []surface
-	for _, s := range l {
-		surfaces = append(surfaces, surface{where: fmt.Sprintf("list() entry %q", s.Name), text: jsonText(s) + string(s.Raw)})
-	}
-	hits := sweep(surfaces, []secret{{value: a, what: fmt.Sprintf("%q", a)}, {value: b, what: fmt.Sprintf("%q", b)}})
-	var found []string
-	for _, f := range hits {
-		found = append(found, f.actual)
-	}
-	return w.expect(len(hits) == 0, "list() holds no credential", "%s", strings.Join(found, "; "))
-}
-
-// reachedNoServer: Then "s3cr3t" reached no MCP server
-func (w *world) reachedNoServer(canary string) error {
-	var hits []record.Record
-	for _, r := range w.log.Records() {
-		if r.Kind != record.KindHost && strings.Contains(recordText(r), canary) {
-			hits = append(hits, r)
-		}
-	}
-	return w.expect(len(hits) == 0, fmt.Sprintf("%q reached no MCP server", canary), "it reached %s", summarize(hits))
-}
-
-// sawLiteral: Then "p" saw the literal text "${X}" unless it was never contacted
-func (w *world) sawLiteral(name, text string) error {
-	c := contactsOf(w.log.Records(), name)
-	if len(c) == 0 {
-		return w.expect(true, "", "")
-	}
-	for _, r := range c {
-		if strings.Contains(recordText(r), text) {
-			return w.expect(true, "", "")
-		}
-	}
-	return w.expect(false, fmt.Sprintf("%q saw the literal %q", name, text), "it never did: %s", summarize(c))
 }
 
 // refusedOrConnected: Then the agent either refused the configuration with
@@ -418,68 +114,4 @@ func (w *world) inOrder(table *godog.Table) error {
 		prev, prevText = seq, text
 	}
 	return nil
-}
-
-// isReportedFailed: Then "p" is reported failed — the run failed, or an
-// error event names the server, or list() marks it failed (interpretation
-// A-03: either outcome conforms, but the failure must be observable).
-func (w *world) isReportedFailed(ctx context.Context, name string) error {
-	if w.last != nil && w.last.err != nil {
-		return w.expect(true, "", "")
-	}
-	if len(w.host.errorEvents(name)) > 0 {
-		return w.expect(true, "", "")
-	}
-	if w.info.Supports(adapter.CapListNormalize) && w.info.Implements(adapter.OpList) {
-		l, err := w.list(ctx)
-		if err != nil {
-			return err
-		}
-		if e, ok := entryOf(l, name); ok && e.Status == adapter.StatusFailed {
-			return w.expect(true, "", "")
-		}
-	}
-	return w.expect(false, fmt.Sprintf("a failure of %q is reported (an error, an error event or a failed status)", name), "nothing reported it")
-}
-
-// nothingDuringListing: Then no MCP server received anything during the listing
-func (w *world) nothingDuringListing() error {
-	var extra []record.Record
-	for _, r := range w.log.Records()[w.listMark:] {
-		if r.Kind != record.KindHost && r.Kind != record.KindHTTPResponse {
-			extra = append(extra, r)
-		}
-	}
-	return w.expect(len(extra) == 0, "list() made no request to any server", "%s", summarize(extra))
-}
-
-// fileUnchanged: Then the project configuration file is unchanged
-func (w *world) fileUnchanged(which string) error {
-	f := w.project
-	if which == "global" {
-		f = w.global
-	}
-	before, ok := w.snapshots[f.path]
-	if !ok {
-		return fmt.Errorf("the %s configuration file was never written by the scenario", which)
-	}
-	now, err := stateOf(f.path)
-	return w.expect(err == nil && now == before, fmt.Sprintf("%s is byte-for-byte unchanged, same mtime", f.path), "err=%v changed=%v", err, now != before)
-}
-
-// noOtherFile: Then no other file appeared under ".lite-agent"
-func (w *world) noOtherFile(dir string) error {
-	var found []string
-	for _, root := range []string{w.workdir, w.home} {
-		files, err := filesUnder(filepath.Join(root, dir))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if _, known := w.snapshots[f]; !known {
-				found = append(found, f)
-			}
-		}
-	}
-	return w.expect(len(found) == 0, "no new file under "+dir, "%v", found)
 }

@@ -14,6 +14,25 @@ import (
 // Steps about time: the manual clock, background operations, aborts and
 // how long actions took.
 
+// registerTimingSteps defines the steps whose methods are in this file.
+func (w *world) registerTimingSteps(sc stepDefiner) {
+	sc.Step(`^the agent's clock is under the host's control$`, w.manualClock)
+	sc.Step(`^the clock advances (\d+) (seconds?|milliseconds?)$`, w.clockAdvances)
+	sc.Step(`^the host aborts the background operation$`, w.aborts)
+	sc.Step(`^the host waits until the agent is idle$`, w.awaitsIdle)
+	sc.Step(`^"([^"]*)" receives its handshake$`, w.receivesHandshake)
+	sc.Step(`^the background operation ends(?: within (\d+) seconds?)?(?: with an? "([^"]*)"(?: or "([^"]*)")? error)?$`, w.bgEnds)
+	sc.Step(`^the background operation is still running$`, w.bgStillRunning)
+	sc.Step(`^that took less than (\d+) (seconds?|milliseconds?)$`, w.tookLessThan)
+}
+
+// timingState is the slice of the world this file's steps own: the
+// operations they started, running beside the other steps.
+type timingState struct {
+	bg  *background // a send running in the background
+	bg2 *background // a second one, beside it
+}
+
 // manualClock: Given the agent's clock is under the host's control
 func (w *world) manualClock() error {
 	w.opts.ManualClock = true
@@ -153,31 +172,6 @@ func (w *world) receivesHandshake(ctx context.Context, name string) error {
 		return fmt.Errorf("%q never received a handshake: %w", name, err)
 	}
 	return nil
-}
-
-// approvalWaits: Given the approval handler waits for "X" until it is cancelled
-func (w *world) approvalWaits(name string) error {
-	add(w.host, &w.host.hang, name)
-	return nil
-}
-
-// approvalIsAsked: When the approval handler is asked for "X" — waits for it.
-func (w *world) approvalIsAsked(ctx context.Context, name string) error {
-	sctx, cancel := w.stepCtx(ctx)
-	defer cancel()
-	_, err := w.log.Wait(sctx, func(rs []record.Record) bool { return hostRecords(rs, "approval", name) > 0 })
-	if err != nil {
-		return fmt.Errorf("the approval handler was never asked for %q: %w", name, err)
-	}
-	return nil
-}
-
-// approvalCancelled: Then the approval for "X" was cancelled
-func (w *world) approvalCancelled(ctx context.Context, name string) error {
-	sctx, cancel := w.stepCtx(ctx)
-	defer cancel()
-	_, err := w.log.Wait(sctx, func(rs []record.Record) bool { return hostRecords(rs, "approval-cancelled", name) > 0 })
-	return w.expect(err == nil, fmt.Sprintf("the signal of the approval for %s was aborted", name), "it was not: the approval is still waiting")
 }
 
 // hostRecords counts host records of method about capability name.

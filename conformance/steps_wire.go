@@ -12,6 +12,29 @@ import (
 // Steps that script the fakes' protocol and byte-level behaviour
 // (transports, network, limits): issue 4's vocabulary.
 
+// registerWireSteps defines the steps whose methods are in this file.
+func (w *world) registerWireSteps(sc stepDefiner) {
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" speaking only protocol "([^"]*)"$`, w.speakingOnly)
+	sc.Step(`^(an HTTP) MCP server "([^"]*)" with tools "([^"]*)" answering with JSON$`, w.answeringJSON)
+	sc.Step(`^(an HTTP) MCP server "([^"]*)" with tools "([^"]*)" served by go-sdk's stateful HTTP handler$`, w.statefulServer)
+	sc.Step(`^(an HTTP) MCP server "([^"]*)" with tools "([^"]*)" that only speaks the legacy HTTP\+SSE transport$`, w.legacyOnly)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" offering resources "([^"]*)" and prompts "([^"]*)"$`, w.offering)
+	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that keeps running when its stdin closes$`, w.keepsRunning)
+	sc.Step(`^(an HTTPS?) MCP server "([^"]*)" with tools "([^"]*)" that redirects "([^"]*)" with (\d+) to "([^"]*)"$`, w.redirects)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" that answers "([^"]*)" after (\d+) ms$`, w.answersAfter)
+	sc.Step(`^(a stdio|an HTTP) MCP server "([^"]*)" with tools "([^"]*)" that waits for the latch "([^"]*)" before answering "([^"]*)"$`, w.waitsForLatchBefore)
+	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that writes (\d+ [KM]iB) to stderr before answering "([^"]*)"$`, w.floodsStderr)
+	sc.Step(`^(a stdio) MCP server "([^"]*)" with tools "([^"]*)" that writes "([^"]*)" to stderr$`, w.writesText)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" answers with (the text "[^"]*"|the error "[^"]*"|the result \{.*\}|a marked text of \d+ (?:bytes|KiB|MiB)|a message of \d+ bytes|a body that never ends|a body that never ends under Content-Length 10|a JSON body of \d+ bytes|one event of \d+ bytes)$`, w.toolAnswersWith)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" answers after (\d+) ms$`, w.toolAnswersAfter)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" exits instead of answering$`, w.toolExits)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" crashes instead of answering$`, w.toolCrashes)
+	sc.Step(`^"([^"]*)" answers its next "([^"]*)" request with HTTP (\d+) and the body "([^"]*)"$`, w.answersWithStatus)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" writes (\d+ [KM]iB) to stderr before answering$`, w.toolWritesStderr)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" asks the client for "([^"]*)"$`, w.toolAsksClient)
+	sc.Step(`^the tool "([^"]*)" of "([^"]*)" is annotated (\{.*\})$`, w.toolAnnotated)
+}
+
 // script returns a defined fake's script.
 func (w *world) script(name string) (*mcpfake.Script, error) {
 	f, err := w.fake(name)

@@ -42,45 +42,30 @@ type world struct {
 	https *mcpfake.HTTPServer // started on first use, with the world's CA
 	ca    *tlsca.CA           // made when the first HTTPS fake is defined
 
-	fakes   map[string]*fake
-	project *configFile
-	global  *configFile
-	option  *optionConfig
-	opts    adapter.AgentOptions
-	host    *host
+	fakes map[string]*fake
+	opts  adapter.AgentOptions
+	host  *host
 
 	adapter adapter.Adapter
 	agent   adapter.Agent
 
-	last       *outcome               // the outcome "it" refers to
-	listBefore []adapter.ServerStatus // list() before the last registry change
-	listTaken  bool                   // listBefore was captured
-	listMark   int                    // log length when a listing started
-	bg         *background            // a send running in the background
-	bg2        *background            // a second one, beside it
-	snapshots  map[string]fileState   // configuration files as written
+	last *outcome // the outcome "it" refers to
 
-	marked    map[string]string    // the marked text each tool answers with
-	sub       adapter.Agent        // the sub-agent, once created
-	hookCall  *hookCall            // what the scenario's hook did
-	sendMark  int                  // model requests before the last send
-	each      []eachTry            // the declarations a step tried one by one
-	readBacks map[string]*readBack // the model's reads of the archive, by tool
-	header    [2]string            // a header a step declared, name and value
-
-	authServers map[string]*authServer  // the fake authorization servers
-	bindings    map[string]*bindingSpec // the mcpOAuth bindings, by server
-	bindOrder   []string
-	provisions  []func(context.Context) error // run when the agent is created
-	minted      []string                      // access tokens the host holds from the start
-	redirect    string                        // the providers' redirect URL
-	agents      int                           // agents created so far
-
-	projection    adapter.Projection // the last agent/project
-	projectionErr error
-	projected     bool
+	agents int // agents created so far
 
 	bladeState bladeState // what a Blade scenario observed of its session
+
+	// Each domain's own state, declared beside its steps.
+	configState     // steps_config.go
+	registryState   // steps_registry.go
+	modelState      // steps_model.go
+	timingState     // steps_timing.go
+	subAgentState   // steps_subagent.go
+	hookState       // steps_host.go
+	charsetState    // steps_charset.go
+	archiveState    // steps_archive.go
+	projectionState // steps_projection.go
+	oauthState      // oauthworld.go
 
 	assertions int    // how many checks the steps made
 	positives  int    // Then steps that passed observing an effect (observes)

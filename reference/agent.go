@@ -2,12 +2,9 @@ package reference
 
 import (
 	"context"
-	"crypto/x509"
-	"errors"
-	"fmt"
-	"io"
-	"slices"
-	"sync"
+	"encoding/json"
+
+	"github.com/mcpconform/mcpconform/reference/internal/core"
 )
 
 // Agent is the reference lite-agent host: it owns the MCP registry, runs
@@ -18,236 +15,101 @@ import (
 // an unregistration. Registry changes are refused while anything else is
 // active (LA-REG-15).
 type Agent struct {
-	opts    Options
-	mut     mutations
-	reg     *Registry
-	rootCAs *x509.CertPool // nil: the system's
-	// blade selects the Blade profile ([Session]): no mcp_connect, no
-	// probe process, connections made by the session, not by runs.
-	blade bool
-	// permission is a Blade session's permission callback; nil applies
-	// the Policy.
-	permission PermissionFunc
-	// health counts the running health checks (Blade profile); Close
-	// waits for them.
-	health sync.WaitGroup
-
-	root      *Agent // the root agent of a sub-agent; nil for a root
-	archive   *archive
-	listeners listeners
-
-	// closeCtx is cancelled by Close; every activity's context derives
-	// from it.
-	closeCtx    context.Context
-	closeCancel context.CancelFunc
-
-	mu       sync.Mutex
-	closed   bool
-	active   string             // the running activity, "" when idle
-	cancelFn context.CancelFunc // cancels the running activity
-	idle     chan struct{}      // closed when the agent becomes idle
-	leaked   []*connection      // connections kept open by a mutation
-	open     []io.Closer        // files kept open by a mutation
-	subs     []*Agent           // the sub-agents of a root
-	allowed  map[string]bool    // MutRememberApproval only
+	h   *core.Host
+	reg *Registry
 }
 
 // New builds an agent: it reads and validates the configuration files and
 // the mcpServers option, and starts nothing (LA-CFG-10, LA-CFG-11). Servers
-// connect at the first [Agent.Send] or at [Registry.Register].
+// connect at the first [Agent.Send] or at [Registry.Register]. A bad
+// configuration is an [*Error] naming the file, the field and the rule.
 func New(opts Options) (*Agent, error) {
-	return newAgent(opts, false)
+	h, err := core.New(opts.core(), core.LiteAgent())
+	if err != nil {
+		return nil, err
+	}
+	return wrap(h), nil
 }
 
-// newAgent builds an agent under the lite-agent profile, or under the
-// Blade profile for [NewSession].
-func newAgent(opts Options, blade bool) (*Agent, error) {
-	opts = opts.resolved()
-	for i, t := range opts.MCPTransports {
-		if t != TransportStdio && t != TransportHTTP {
-			return nil, &Error{Kind: KindConfig, Rule: "LA-SEC-21", Source: "mcpTransports option", Field: fmt.Sprintf("mcpTransports[%d]", i),
-				Msg: fmt.Sprintf("unknown transport %q; use \"stdio\" or \"http\"", t)}
-		}
-	}
-	a := &Agent{opts: opts, mut: newMutations(opts.Mutations), blade: blade}
-	if err := a.validateOAuth(); err != nil {
-		return nil, err
-	}
-	a.archive = &archive{mut: a.mut}
-	var err error
-	if a.rootCAs, err = rootCAs(opts.Environ); err != nil {
-		return nil, err
-	}
-	a.closeCtx, a.closeCancel = context.WithCancel(context.Background())
-	a.idle = make(chan struct{})
-	close(a.idle)
-	a.reg = &Registry{agent: a, caller: a, registryState: &registryState{}}
-	servers, err := a.loadConfig()
-	if err != nil {
-		a.closeCancel()
-		return nil, err
-	}
-	a.reg.servers = servers
-	if a.mut.has(MutEagerConnect) {
-		ctx, done, err := a.begin(context.Background(), "construction")
-		if err == nil {
-			err = a.reg.connectPending(ctx)
-			done()
-		}
-		if err != nil {
-			a.Close()
-			return nil, err
-		}
-	}
-	return a, nil
+// wrap makes a core host an Agent.
+func wrap(h *core.Host) *Agent {
+	return &Agent{h: h, reg: &Registry{r: h.MCP()}}
 }
 
 // MCP returns the agent's registry (agent.mcp).
 func (a *Agent) MCP() *Registry { return a.reg }
 
+// Send runs one turn with the user prompt (agent.send()). Before the model
+// is asked anything, every declared server that is not connected yet, or
+// is stale, is authorized, connected, discovered and validated (LA-CFG-12,
+// LA-CAT-05); a server that fails makes Send fail, naming it, while the
+// others stay connected. The tool catalog is then fixed for the whole run
+// (LA-CAT-01). Cancelling ctx cancels the run.
+func (a *Agent) Send(ctx context.Context, prompt string) (*Response, error) {
+	return a.h.Send(ctx, prompt)
+}
+
+// Run is [Agent.Send] with the run's event stream: onEvent, if not nil,
+// receives every event of this run as it happens (agent.run()). Listeners
+// of [Agent.Subscribe] receive them too.
+func (a *Agent) Run(ctx context.Context, prompt string, onEvent func(Event)) (*Response, error) {
+	return a.h.Run(ctx, prompt, onEvent)
+}
+
 // Subscribe registers fn for every event of the agent's runs, as they
 // happen (agent.subscribe()). It returns the function that unsubscribes.
 // Listeners get nothing once the agent is closed (LA-REG-22).
 func (a *Agent) Subscribe(fn func(Event)) (unsubscribe func()) {
-	return a.listeners.add(fn)
+	return a.h.Subscribe(fn)
 }
 
-// beginChange starts a registry change: an activity like any other, except
-// that the mutations for LA-REG-15 and LA-REG-16 let it run beside a run.
-func (a *Agent) beginChange(ctx context.Context, what string) (context.Context, func(), error) {
-	if a.mut.has(MutRegisterWhileBusy) || a.mut.has(MutHookMayRegister) {
-		a.mu.Lock()
-		closed := a.closed
-		a.mu.Unlock()
-		if closed {
-			return nil, nil, newError(KindClosed, "LA-REG-21", "the agent is closed")
-		}
-		return ctx, func() {}, nil
-	}
-	return a.begin(ctx, what)
-}
-
-// begin starts an activity named what, or fails if the agent is closed or
-// busy. The returned context is cancelled when ctx is, when the activity
-// ends and when the agent closes; done ends the activity.
-func (a *Agent) begin(ctx context.Context, what string) (context.Context, func(), error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.closed {
-		return nil, nil, newError(KindClosed, "LA-REG-21", "the agent is closed")
-	}
-	if a.active != "" {
-		return nil, nil, newError(KindBusy, "LA-REG-15", "the agent is busy with %s; wait until it is idle", a.active)
-	}
-	actx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(a.closeCtx, cancel)
-	if a.mut.has(MutCloseWaits) {
-		stop() // close() will not cancel this activity
-	}
-	a.active, a.cancelFn, a.idle = what, cancel, make(chan struct{})
-	var once sync.Once
-	done := func() {
-		once.Do(func() {
-			stop()
-			cancel()
-			a.mu.Lock()
-			a.active, a.cancelFn = "", nil
-			close(a.idle)
-			a.mu.Unlock()
-		})
-	}
-	return actx, done, nil
-}
-
-// AwaitIdle waits until no run or registry change is active (awaitIdle()).
-func (a *Agent) AwaitIdle(ctx context.Context) error {
-	if a.mut.has(MutAwaitIdleAtOnce) {
-		return nil
-	}
-	a.mu.Lock()
-	idle := a.idle
-	a.mu.Unlock()
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return cancelled(ctx, "waiting for the agent to become idle")
-	}
-}
+// AwaitIdle waits until no run or registry change is active (awaitIdle()),
+// or ctx ends.
+func (a *Agent) AwaitIdle(ctx context.Context) error { return a.h.AwaitIdle(ctx) }
 
 // Close cancels active work, waits for it to end, and closes every
 // connection, reaping stdio child processes (LA-REG-21, LA-REG-22).
 // Configuration files and saved credentials are left alone. Close is
 // idempotent; after it every operation fails with [KindClosed].
-func (a *Agent) Close() error {
-	a.mu.Lock()
-	if a.closed {
-		a.mu.Unlock()
-		return nil
-	}
-	a.closed = true
-	idle := a.idle
-	subs := a.subs
-	leaked, open := a.leaked, a.open
-	a.leaked, a.open = nil, nil
-	a.mu.Unlock()
-	defer func() {
-		for _, c := range open {
-			c.Close()
-		}
-	}()
+func (a *Agent) Close() error { return a.h.Close() }
 
-	if !a.mut.has(MutCloseWaits) {
-		a.closeCancel()
+// SubAgent creates a sub-agent of a root agent. It shares the root's
+// registry and connections (LA-REG-17) and its model and approval handler,
+// keeps its own allowlist and a stricter policy, and may not change the
+// registry (LA-REG-14). Closing it closes none of the root's connections
+// (LA-REG-20); closing the root closes it.
+func (a *Agent) SubAgent(opts SubAgentOptions) (*Agent, error) {
+	sub, err := a.h.SubAgent(opts)
+	if err != nil {
+		return nil, err
 	}
-	for _, sub := range subs {
-		sub.Close()
-	}
-	<-idle
-	a.closeCancel()
-	a.listeners.clear()
-	if a.root != nil && !a.mut.has(MutSubagentCloseClosesRoot) {
-		// A sub-agent's connections are its root's (LA-REG-20).
-		return nil
-	}
-
-	conns := a.reg.takeAll()
-	if a.mut.has(MutCloseLeavesChildren) {
-		for _, c := range conns {
-			c.abandon()
-		}
-		return nil
-	}
-	var errs []error
-	for _, c := range slices.Concat(conns, leaked) {
-		if err := c.close(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	a.health.Wait() // each ends with closeCtx; one may be closing its connection
-	return errors.Join(errs...)
+	return wrap(sub), nil
 }
 
-// keepOpen remembers a file a mutation keeps open until Close.
-func (a *Agent) keepOpen(c io.Closer) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.open = append(a.open, c)
+// SubAgentOptions configure [Agent.SubAgent]: AllowedTools, the sub-agent's
+// own tool allowlist (nil keeps its root's, LA-REG-18), and Permission, its
+// own policy, applied on top of its root's so that the stricter answer
+// wins (LA-REG-19).
+type SubAgentOptions = core.SubAgentOptions
+
+// Project projects a tool result given as MCP JSON (a CallToolResult), as
+// the agent would for the model, archiving it in the agent's session when
+// it would: for hosts that need to measure projections.
+func (a *Agent) Project(result json.RawMessage) (Projection, error) {
+	return a.h.Project(result)
 }
 
-// keepLeaked remembers a connection a mutation left open, so that Close can
-// still reclaim it.
-func (a *Agent) keepLeaked(c *connection) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.leaked = append(a.leaked, c)
-}
+// Projection is a tool result as the model receives it: Text, the JSON
+// projection of its text, resource links and structuredContent, or a
+// context reference when it was archived (Archived); Bytes, the size of the
+// projection before archiving; IsError, a tool error (LA-VAL-05..07,
+// LA-ARC-01..04).
+type Projection = core.Projection
 
-// cancelled converts a done context into a [KindCancelled] or [KindTimeout]
-// error describing what was interrupted.
-func cancelled(ctx context.Context, what string) error {
-	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		return &Error{Kind: KindTimeout, Rule: "LA-TMO-04", Msg: what + " timed out", Err: context.Cause(ctx)}
-	}
-	return &Error{Kind: KindCancelled, Rule: "LA-TMO-05", Msg: what + " was cancelled", Err: context.Cause(ctx)}
-}
+// ArchiveThreshold is the largest projection given to the model inline;
+// a larger one goes to the session archive (LA-ARC-01).
+const ArchiveThreshold = core.ArchiveThreshold
+
+// ContextTool is the built-in tool through which the model reads the
+// session archive in pages (LA-ARC-05).
+const ContextTool = core.ContextTool

@@ -21,9 +21,6 @@ import (
 const (
 	benchServerCommand     = "__mcpconform-bench-server"
 	benchHTTPServerCommand = "__mcpconform-bench-http-server"
-	// exitServerCommand makes the binary a stdio server that exits with
-	// status 3 before it reads anything.
-	exitServerCommand = "__mcpconform-exit-server"
 )
 
 // TestMain runs the tests, unless the binary was started as a bench
@@ -35,8 +32,6 @@ func TestMain(m *testing.M) {
 			os.Exit(runBenchServer())
 		case benchHTTPServerCommand:
 			os.Exit(runBenchHTTPServer())
-		case exitServerCommand:
-			os.Exit(3)
 		}
 	}
 	os.Exit(m.Run())

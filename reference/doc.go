@@ -1,7 +1,9 @@
 // Package reference is a Go implementation of the MCP host layer of the
 // lite-agent SDK, as its product document describes it, built on the
 // official MCP go-sdk. It is the implementation the conformance suite is
-// proven against, and a library in its own right.
+// proven against, and a library in its own right. Package
+// [github.com/mcpconform/mcpconform/reference/blade] is the same core
+// under the Blade Agent SDK's profile.
 //
 // An [Agent] ([New], the counterpart of createLiteAgent) owns one
 // [Registry] of MCP servers fed by four sources: <home>/mcps.json
@@ -40,15 +42,14 @@
 //     origins, no redirects, its own state and callback checks, no DPoP, and
 //     logins only when the host registers a server.
 //
-// A [Session] ([NewSession]) is the same core under the Blade profile: a
-// Blade Agent SDK session whose McpServerConfigs ([DecodeBladeServers]) are
-// connected when it is created (disabled ones on demand), over stdio, the
-// legacy HTTP+SSE transport or Streamable HTTP, with Blade's runtime API
-// (mcpServerStatus, mcpConnect, mcpDisconnect, mcpReconnect, mcpListTools),
-// names that collide after normalization refused, a permission callback
-// ([PermissionFunc]), health checks, and Blade's tool order. It has no
-// in-process servers or OAuth yet.
+// # Types shared with Blade
 //
-// [Mutation] values deliberately break single rules; they exist only so that
-// the conformance suite can show its scenarios failing.
+// The two products share one core (an internal package) and one
+// vocabulary: configuration entries, policies, models, tools, events,
+// errors, OAuth storage. Those types are defined once, in the core, and
+// named here by type aliases, each documented where it is declared below;
+// package blade uses them as they are, so that a value passes between the
+// two products unchanged and no conversion can drift. The types with
+// behaviour a host calls, [Agent] and [Registry], are this package's own,
+// and so are its [Options].
 package reference

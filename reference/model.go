@@ -1,75 +1,44 @@
 package reference
 
-import (
-	"context"
-	"encoding/json"
-)
+import "github.com/mcpconform/mcpconform/reference/internal/core"
 
-// Model is the language model an [Agent] talks to. The reference sends it
-// the system prompt, the conversation and every tool it offers, and runs the
+// Model is the language model an [Agent] talks to: its one method,
+// Complete(ctx, [ModelRequest]) ([ModelResponse], error), answers a request
+// with tool calls to run or the final text. The reference sends it the
+// system prompt, the conversation and every tool it offers, and runs the
 // tool calls it answers with.
-type Model interface {
-	Complete(ctx context.Context, req ModelRequest) (ModelResponse, error)
-}
+type Model = core.Model
 
 // ModelFunc adapts a function to the [Model] interface.
-type ModelFunc func(ctx context.Context, req ModelRequest) (ModelResponse, error)
+type ModelFunc = core.ModelFunc
 
-// Complete calls f.
-func (f ModelFunc) Complete(ctx context.Context, req ModelRequest) (ModelResponse, error) {
-	return f(ctx, req)
-}
+// ModelRequest is one request to the [Model]: System, the system prompt
+// ([SystemPrompt]; MCP server instructions never reach it, LA-SEC-12);
+// Messages, the conversation, oldest first; Tools, the run's catalog,
+// fixed for the whole run.
+type ModelRequest = core.ModelRequest
 
-// ModelRequest is one request to the [Model].
-type ModelRequest struct {
-	// System is the system prompt. MCP server instructions never reach it
-	// (LA-SEC-12).
-	System string
-	// Messages is the conversation, oldest first.
-	Messages []Message
-	// Tools is the tool catalog of the run, fixed for the whole run.
-	Tools []ToolSpec
-}
+// Message is one entry of the conversation: Role ("user", "assistant" or
+// "tool"), Text (for a tool message, the result as the model sees it),
+// ToolCalls (an assistant message's), and ToolCallID and IsError (a tool
+// message's call and whether it is a tool error).
+type Message = core.Message
 
-// Message is one entry of the conversation.
-type Message struct {
-	// Role is "user", "assistant" or "tool".
-	Role string
-	// Text is the message text; for a tool message, the tool result as the
-	// model sees it.
-	Text string
-	// ToolCalls are the calls of an assistant message.
-	ToolCalls []ToolCall
-	// ToolCallID links a tool message to its call.
-	ToolCallID string
-	// IsError marks a tool message as a tool error.
-	IsError bool
-}
+// ToolSpec is a tool as offered to the model: Name (mcp__<server>__<tool>
+// for MCP tools), Description and InputSchema (the JSON Schema the server
+// or the host declared).
+type ToolSpec = core.ToolSpec
 
-// ToolSpec is a tool as offered to the model.
-type ToolSpec struct {
-	// Name is the full name, mcp__<server>__<tool> for MCP tools.
-	Name        string
-	Description string
-	// InputSchema is the tool's JSON Schema, as the server declared it.
-	InputSchema json.RawMessage
-}
+// ToolCall is a call the model asks for: ID, Name and Arguments (JSON).
+type ToolCall = core.ToolCall
 
-// ToolCall is a call the model asks for.
-type ToolCall struct {
-	ID        string
-	Name      string
-	Arguments json.RawMessage
-}
+// ModelResponse is the model's answer: ToolCalls to run, or, without any,
+// the final Text.
+type ModelResponse = core.ModelResponse
 
-// ModelResponse is the model's answer: tool calls to run, or the final text.
-type ModelResponse struct {
-	Text      string
-	ToolCalls []ToolCall
-}
+// Response is the outcome of [Agent.Send]: Text, the model's final text.
+type Response = core.Response
 
-// Response is the outcome of [Agent.Send].
-type Response struct {
-	// Text is the model's final text.
-	Text string
-}
+// SystemPrompt is the system prompt of every run. Server instructions are
+// never added to it (LA-SEC-12).
+const SystemPrompt = core.SystemPrompt

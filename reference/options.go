@@ -2,9 +2,9 @@ package reference
 
 import (
 	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/mcpconform/mcpconform/internal/fault"
+	"github.com/mcpconform/mcpconform/reference/internal/core"
 )
 
 // Options configure [New], the counterpart of lite-agent's createLiteAgent.
@@ -65,43 +65,36 @@ type Options struct {
 	// Logger receives the reference's own diagnostics. Nil discards them.
 	// It never receives server stderr or credentials.
 	Logger *slog.Logger
-	// Mutations deliberately break documented behaviours, for mutation
-	// testing of the conformance suite. Never set it in a real host.
-	Mutations []Mutation
+
+	// faults break rules on purpose, for the conformance suite's mutation
+	// tests only; nothing outside this module can set them.
+	faults fault.Set
 }
 
-// getenv looks key up in an environment list; the last entry wins, as in
-// the process environment.
-func getenv(environ []string, key string) string {
-	for i := len(environ) - 1; i >= 0; i-- {
-		if k, v, ok := strings.Cut(environ[i], "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
+func init() {
+	fault.Register(func(o *Options, s fault.Set) { o.faults = s })
 }
 
-// resolved returns the options with defaults filled in.
-func (o Options) resolved() Options {
-	if o.Environ == nil {
-		o.Environ = os.Environ()
+// core returns the options of the core host.
+func (o Options) core() core.Options {
+	return core.Options{
+		Workdir:         o.Workdir,
+		Home:            o.Home,
+		MCPServers:      o.MCPServers,
+		StrictMCPConfig: o.StrictMCPConfig,
+		Model:           o.Model,
+		Approval:        o.Approval,
+		Permission:      o.Permission,
+		AllowedTools:    o.AllowedTools,
+		Tools:           o.Tools,
+		Hooks:           o.Hooks,
+		DryRun:          o.DryRun,
+		Environ:         o.Environ,
+		MCPTransports:   o.MCPTransports,
+		Sandbox:         o.Sandbox,
+		MCPOAuth:        o.MCPOAuth,
+		Clock:           o.Clock,
+		Logger:          o.Logger,
+		Faults:          o.faults,
 	}
-	if o.Workdir == "" {
-		o.Workdir, _ = os.Getwd()
-	}
-	if o.Home == "" {
-		if h := getenv(o.Environ, "HOME"); h != "" {
-			o.Home = filepath.Join(h, ".lite-agent")
-			if newMutations(o.Mutations).has(MutGlobalFileLocation) {
-				o.Home = h
-			}
-		}
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.Clock == nil {
-		o.Clock = realClock{}
-	}
-	return o
 }

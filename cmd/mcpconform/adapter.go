@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
-	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
-	"github.com/mcpconform/mcpconform/reference"
 )
 
 const adapterUsage = `usage: mcpconform adapter <command> [flags]
@@ -42,23 +39,17 @@ func cmdAdapter(ctx context.Context, args []string, stdout, stderr io.Writer) in
 func cmdServeReference(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve-reference", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	mutate := fs.String("mutate", "", "deliberately break the reference with these mutations, comma separated")
+	mutate := fs.String("mutate", "", "deliberately break the reference with these faults (RULE/what), comma separated")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	tuneGC()
-	t := refadapter.Target{}
-	if *mutate != "" {
-		for _, m := range strings.Split(*mutate, ",") {
-			mut := reference.Mutation(m)
-			if _, ok := reference.Mutants[mut]; !ok {
-				fmt.Fprintf(stderr, "mcpconform adapter serve-reference: unknown mutation %q\n", m)
-				return exitUsage
-			}
-			t.Mutations = append(t.Mutations, mut)
-		}
-	}
 	dir, _ := os.Getwd()
+	t, err := referenceTarget(*mutate)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpconform adapter serve-reference: --mutate: %v\n", err)
+		return exitUsage
+	}
 	if err := rpcadapter.Serve(ctx, os.Stdin, os.Stdout, t, adapter.Env{Dir: dir, Environ: os.Environ()}); err != nil {
 		fmt.Fprintf(stderr, "mcpconform adapter serve-reference: %v\n", err)
 		return exitFailure

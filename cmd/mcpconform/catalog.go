@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/internal/codeindex"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -138,14 +139,51 @@ func cmdExplain(args []string, stdout, stderr io.Writer) int {
 	scs := by[r.ID]
 	switch {
 	case len(scs) > 0:
-		fmt.Fprintf(stdout, "\nScenarios (%d):\n", len(scs))
+		steps, err := conformance.StepsOf(scs)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpconform explain: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintf(stdout, "\nScenarios (%d), each step with the method that runs it:\n", len(scs))
 		for _, s := range scs {
 			fmt.Fprintf(stdout, "  %s:%d  %s\n", s.Feature, s.Line, s.Name)
+			for _, st := range steps[s.ID] {
+				def := "undefined"
+				if st.Method != "" {
+					def = fmt.Sprintf("%s:%d %s", st.File, st.Line, st.Method)
+				}
+				fmt.Fprintf(stdout, "      %-5s %s  → %s\n", st.Keyword, st.Text, def)
+			}
 		}
 	case r.Pending != "":
 		fmt.Fprintf(stdout, "\nNo scenario yet: %s\n", r.Pending)
 	case r.Reason != "":
 		fmt.Fprintf(stdout, "\nNo scenario: %s\n", r.Reason)
 	}
+	explainCode(stdout, r.ID)
 	return exitOK
+}
+
+// explainCode prints the reference code that enforces a rule: the comments
+// that name it and the errors that carry its ID, from the index generated
+// at build time.
+func explainCode(stdout io.Writer, id string) {
+	ix, err := codeindex.Load()
+	if err != nil {
+		fmt.Fprintf(stdout, "\nEnforced in the reference: %v\n", err)
+		return
+	}
+	sites := ix.Rules[id]
+	if len(sites) == 0 {
+		fmt.Fprintln(stdout, "\nEnforced in the reference: no comment or error of the reference names this rule")
+		return
+	}
+	fmt.Fprintf(stdout, "\nEnforced in the reference (%d):\n", len(sites))
+	for _, c := range sites {
+		fn := c.Func
+		if fn == "" {
+			fn = "-"
+		}
+		fmt.Fprintf(stdout, "  %s:%d  %s  %s\n", c.File, c.Line, fn, c.Text)
+	}
 }

@@ -31,7 +31,8 @@ const usage = `usage: mcpconform <command> [flags]
 commands:
   run       run the conformance suite against an implementation
   list      list the rules of the catalog
-  explain   explain one rule: its statement, seed sentence and scenarios
+  explain   explain one rule: its statement, seed sentence, scenarios with
+            the definition of each step, and the reference code that enforces it
   adapter   serve the reference over the adapter protocol, or check an adapter
   baseline  write a baseline of a report's failures
   report    merge shard reports, or draw an HTML matrix of several runs

@@ -37,13 +37,15 @@ func TestExitCodes(t *testing.T) {
 		{"empty selection", []string{"run", "--tags", "@nothing-has-this"}, exitUsage, "no scenario matches"},
 		{"bad format", []string{"run", "--format", "yaml"}, exitUsage, "--format"},
 		{"bad target", []string{"run", "--target", "martian"}, exitUsage, "unknown target"},
-		{"unknown mutation", []string{"run", "--target", "reference+mutate=LA-X/y"}, exitUsage, "unknown mutation"},
+		{"unknown fault", []string{"run", "--target", "reference+mutate=LA-X/y"}, exitUsage, "unknown fault \"LA-X/y\""},
 		{"passing selection", []string{"run", "--rules", "LA-CFG-13", "--out", dir}, exitOK, "PASS"},
 		{"failing mutant", []string{"run", "--rules", "LA-NAME-02", "--target", "reference+mutate=LA-NAME-02/alias-25-characters"}, exitFailure, "FAIL"},
 		{"adapter claiming no system", []string{"run", "--target", "cmd:" + self(t) + " hollow-adapter no-system"}, exitUsage, "claims no system"},
 		{"every scenario skipped", []string{"run", "--rules", "BL-RT-01", "--target", "cmd:" + self(t) + " hollow-adapter lite-agent-only"}, exitUsage, "no verdict: all"},
 		{"explain unknown", []string{"explain", "LA-NOPE-01"}, exitUsage, "unknown rule"},
 		{"explain", []string{"explain", "LA-NAME-02"}, exitOK, "服务器别名限 1–24 个"},
+		{"explain shows the steps' definitions", []string{"explain", "LA-NAME-02"}, exitOK, "it fails with a \"name\" error  → conformance/steps_then.go:"},
+		{"explain shows the enforcing code", []string{"explain", "LA-NAME-02"}, exitOK, `"LA-NAME-02", "server alias`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

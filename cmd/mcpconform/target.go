@@ -12,7 +12,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // parseTarget turns a --target value into a target:
@@ -43,20 +43,16 @@ func parseTarget(s string) (adapter.Target, error) {
 	name, params, _ := strings.Cut(s, "+")
 	switch name {
 	case "reference":
-		t := refadapter.Target{}
 		if params == "" {
-			return t, nil
+			return refadapter.Target{}, nil
 		}
 		list, ok := strings.CutPrefix(params, "mutate=")
 		if !ok {
-			return nil, fmt.Errorf("%q: the reference takes only +mutate=MUTATION[,...]", s)
+			return nil, fmt.Errorf("%q: the reference takes only +mutate=FAULT[,...]", s)
 		}
-		for _, m := range strings.Split(list, ",") {
-			mut := reference.Mutation(m)
-			if _, known := reference.Mutants[mut]; !known {
-				return nil, fmt.Errorf("unknown mutation %q; known: %s", m, strings.Join(mutationNames(), ", "))
-			}
-			t.Mutations = append(t.Mutations, mut)
+		t, err := referenceTarget(list)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %v", s, err)
 		}
 		return t, nil
 	}
@@ -172,11 +168,16 @@ func splitCommandLine(s string) ([]string, error) {
 	return words, nil
 }
 
-func mutationNames() []string {
-	var out []string
-	for m := range reference.Mutants {
-		out = append(out, string(m))
+// referenceTarget is the reference broken by the faults of a comma
+// separated list (none when it is empty): a name that is not a fault is an
+// error naming it and the faults of its rule.
+func referenceTarget(list string) (refadapter.Target, error) {
+	if list == "" {
+		return refadapter.Target{}, nil
 	}
-	slices.Sort(out)
-	return out
+	set, err := fault.Parse(strings.Split(list, ","))
+	if err != nil {
+		return refadapter.Target{}, err
+	}
+	return refadapter.Target{Faults: set.List()}, nil
 }

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/internal/fault"
 	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/reference/blade"
 )
 
 // newSession builds a reference Blade session (createServerSession) from
@@ -17,13 +19,13 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 		opts.DryRun || opts.MCPTransports != nil || opts.AllowedTools != nil {
 		return nil, adapter.Errorf(adapter.KindUnsupported, "the reference's Blade profile takes mcpServers, tools, permission, approval and a manual clock only")
 	}
-	so := reference.SessionOptions{
-		Model:     model{host},
-		Environ:   a.env.Environ,
-		Mutations: a.target.Mutations,
+	so := blade.Options{
+		Model:   model{host},
+		Environ: a.env.Environ,
 	}
+	fault.Inject(&so, a.faults)
 	if len(opts.MCPServers) > 0 {
-		servers, err := reference.DecodeBladeServers(opts.MCPServers, a.target.Mutations...)
+		servers, err := blade.DecodeServers(opts.MCPServers)
 		if err != nil {
 			return nil, contractError(err)
 		}
@@ -46,7 +48,7 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 		clock = &reference.ManualClock{}
 		so.Clock = clock
 	}
-	s, err := reference.NewSession(ctx, so)
+	s, err := blade.NewSession(ctx, so)
 	if err != nil {
 		return nil, contractError(err)
 	}
@@ -55,7 +57,7 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 
 // session is a reference Blade session behind the contract.
 type session struct {
-	s     *reference.Session
+	s     *blade.Session
 	clock *reference.ManualClock // nil unless the options asked for one
 }
 

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/internal/fault"
 	"github.com/mcpconform/mcpconform/reference"
 )
 
@@ -78,16 +78,19 @@ func hooks(host adapter.Host) reference.Hooks {
 
 // hostTool is a host-defined tool of the runner, as a reference Tool.
 type hostTool struct {
-	def       adapter.CustomTool
-	host      adapter.Host
-	schema    reference.Schema
-	mutations []reference.Mutation
+	def    adapter.CustomTool
+	host   adapter.Host
+	schema reference.Schema
+	// faults may break how the result of execute() is read: in
+	// TypeScript the SDK reads it; in Go this adapter does (LA-TOOL-06,
+	// LA-TOOL-07).
+	faults fault.Set
 }
 
 // newHostTool builds a host tool; a "native" schema is the reference's
 // own schema library, a "standard" one asks the host to validate.
-func newHostTool(def adapter.CustomTool, host adapter.Host, mutations []reference.Mutation) (*hostTool, error) {
-	t := &hostTool{def: def, host: host, mutations: mutations}
+func newHostTool(def adapter.CustomTool, host adapter.Host, faults fault.Set) (*hostTool, error) {
+	t := &hostTool{def: def, host: host, faults: faults}
 	switch def.Schema.Kind {
 	case "native":
 		s, err := reference.JSONSchema(def.Schema.JSONSchema)
@@ -117,7 +120,8 @@ func (t *hostTool) Execute(ctx context.Context, input json.RawMessage) (referenc
 	}
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
-		return reference.ToolResult{Content: text, IsError: slices.Contains(t.mutations, reference.MutStringIsError)}, nil
+		// LA-TOOL-06: a plain string is a success.
+		return reference.ToolResult{Content: text, IsError: t.faults.Has(fault.StringIsError)}, nil
 	}
 	var obj struct {
 		Content string `json:"content"`
@@ -126,7 +130,8 @@ func (t *hostTool) Execute(ctx context.Context, input json.RawMessage) (referenc
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return reference.ToolResult{}, fmt.Errorf("execute() returned %s: neither a string nor {content, isError}", raw)
 	}
-	if slices.Contains(t.mutations, reference.MutIgnoreToolIsError) {
+	// LA-TOOL-07: {content, isError: true} is a tool error.
+	if t.faults.Has(fault.IgnoreToolIsError) {
 		obj.IsError = false
 	}
 	return reference.ToolResult{Content: obj.Content, IsError: obj.IsError}, nil

@@ -152,7 +152,7 @@ func (p *hostProvider) ClientMetadataURL(ctx context.Context) (string, error) {
 var _ reference.ClientMetadataDocumentProvider = (*hostProvider)(nil)
 
 // State is the official provider class's state(), there for
-// [reference.MutUseProviderState] to find.
+// [fault.UseProviderState] to find.
 func (p *hostProvider) State(ctx context.Context) (string, error) {
 	var s string
 	err := p.call(ctx, "state", nil, &s)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/internal/fault"
 	"github.com/mcpconform/mcpconform/reference"
 )
 
@@ -27,9 +28,10 @@ const Version = "0.1.0"
 
 // Target is the reference implementation as a conformance target.
 type Target struct {
-	// Mutations deliberately break the reference (mutation testing): a
-	// target with mutations must fail the scenarios of the broken rules.
-	Mutations []reference.Mutation
+	// Faults deliberately break the reference (mutation testing): a
+	// target with faults must fail the scenarios of the broken rules. A
+	// name that is not a fault fails [Target.Open].
+	Faults []fault.Fault
 }
 
 var _ adapter.Target = Target{}
@@ -38,8 +40,8 @@ var _ adapter.Target = Target{}
 // it can drive.
 func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 	name := "mcpconform-reference"
-	if len(t.Mutations) > 0 {
-		name = fmt.Sprintf("mcpconform-reference (mutated: %v)", t.Mutations)
+	if len(t.Faults) > 0 {
+		name = fmt.Sprintf("mcpconform-reference (mutated: %v)", t.Faults)
 	}
 	return adapter.Info{
 		Name: "refadapter", Version: Version,
@@ -55,13 +57,21 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 
 // Open returns an adapter for one scenario world.
 func (t Target) Open(ctx context.Context, env adapter.Env) (adapter.Adapter, error) {
+	names := make([]string, len(t.Faults))
+	for i, f := range t.Faults {
+		names[i] = string(f)
+	}
+	faults, err := fault.Parse(names)
+	if err != nil {
+		return nil, err
+	}
 	info, _ := t.Info(ctx)
-	return &refAdapter{target: t, env: env, info: info}, nil
+	return &refAdapter{faults: faults, env: env, info: info}, nil
 }
 
 // refAdapter builds reference agents for one world.
 type refAdapter struct {
-	target Target
+	faults fault.Set
 	env    adapter.Env
 	info   adapter.Info
 }
@@ -96,15 +106,15 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 		DryRun:          opts.DryRun,
 		Hooks:           hooks(host),
 		Logger:          slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Mutations:       a.target.Mutations,
 	}
+	fault.Inject(&ro, a.faults)
 	var clock *reference.ManualClock
 	if opts.ManualClock {
 		clock = &reference.ManualClock{}
 		ro.Clock = clock
 	}
 	if len(opts.MCPServers) > 0 {
-		servers, err := reference.DecodeServers(opts.MCPServers, "mcpServers option", a.target.Mutations...)
+		servers, err := decodeServers(opts.MCPServers, "mcpServers option", a.faults)
 		if err != nil {
 			return nil, contractError(err)
 		}
@@ -123,14 +133,14 @@ func (a *refAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, ho
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return newAgent(ag, host, clock, logs, a.target.Mutations), nil
+	return newAgent(ag, a.faults, host, clock, logs), nil
 }
 
 // hostTools builds the tools the host defines.
 func (a *refAdapter) hostTools(opts adapter.AgentOptions, host adapter.Host) ([]reference.Tool, error) {
 	var out []reference.Tool
 	for _, def := range opts.Tools {
-		t, err := newHostTool(def, host, a.target.Mutations)
+		t, err := newHostTool(def, host, a.faults)
 		if err != nil {
 			return nil, err
 		}
@@ -152,20 +162,28 @@ func permissions(opts adapter.AgentOptions, host adapter.Host) (*reference.Polic
 	return p, approval{host}
 }
 
-// newAgent wraps a reference agent, forwarding its subscribe() events.
-func newAgent(ag *reference.Agent, host adapter.Host, clock *reference.ManualClock, logs *logBuffer, mutations []reference.Mutation) *agent {
-	g := &agent{ag: ag, host: host, clock: clock, logs: logs, mutations: mutations}
+// newAgent wraps a reference agent with the target's faults, forwarding
+// its subscribe() events.
+func newAgent(ag *reference.Agent, faults fault.Set, host adapter.Host, clock *reference.ManualClock, logs *logBuffer) *agent {
+	g := &agent{faults: faults, ag: ag, host: host, clock: clock, logs: logs}
 	ag.Subscribe(func(ev reference.Event) { host.Event(context.Background(), contractEvent(ev, "subscribe")) })
 	return g
 }
 
+// The reference's decoders as the target's faults break them: the public
+// ones take none (fault.Twin).
+var (
+	decodeServers      = fault.Twin[func([]byte, string, fault.Set) ([]reference.NamedServer, error)]("reference.DecodeServers")
+	decodeServerConfig = fault.Twin[func([]byte, fault.Set) (reference.ServerConfig, error)]("reference.DecodeServerConfig")
+)
+
 // agent is a reference agent behind the contract.
 type agent struct {
-	ag        *reference.Agent
-	host      adapter.Host
-	clock     *reference.ManualClock // nil unless the options asked for one
-	logs      *logBuffer
-	mutations []reference.Mutation
+	faults fault.Set
+	ag     *reference.Agent
+	host   adapter.Host
+	clock  *reference.ManualClock // nil unless the options asked for one
+	logs   *logBuffer
 }
 
 func (g *agent) MCPStatus(context.Context) ([]adapter.BladeServerStatus, error) {
@@ -202,7 +220,7 @@ func (g *agent) SubAgent(ctx context.Context, opts adapter.SubAgentOptions) (ada
 	if err != nil {
 		return nil, contractError(err)
 	}
-	return newAgent(sub, g.host, g.clock, g.logs, g.mutations), nil
+	return newAgent(sub, g.faults, g.host, g.clock, g.logs), nil
 }
 
 // Project projects a tool result.
@@ -262,7 +280,7 @@ func (g *agent) Send(ctx context.Context, prompt string) (adapter.SendResult, er
 }
 
 func (g *agent) Register(ctx context.Context, name string, entry json.RawMessage) error {
-	cfg, err := reference.DecodeServerConfig(entry, g.mutations...)
+	cfg, err := decodeServerConfig(entry, g.faults)
 	if err != nil {
 		return contractError(err)
 	}

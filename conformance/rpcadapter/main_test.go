@@ -11,12 +11,12 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // TestMain lets the test binary act as an adapter program:
 //
-//	<test binary> serve MODE [MUTATION]
+//	<test binary> serve MODE [FAULT]
 //
 // serves the reference over the protocol on stdin/stdout, well-behaved
 // (MODE "reference") or broken in one way (see misbehave and hostile).
@@ -39,7 +39,7 @@ func serve(mode string, rest []string) int {
 	var target adapter.Target = refadapter.Target{}
 	switch {
 	case mode == "mutant" && len(rest) == 1:
-		target = refadapter.Target{Mutations: []reference.Mutation{reference.Mutation(rest[0])}}
+		target = refadapter.Target{Faults: []fault.Fault{fault.Fault(rest[0])}}
 	case hostileModes[mode] != nil:
 		target = hostileModes[mode]
 	case mode != "reference":

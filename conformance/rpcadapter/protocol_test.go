@@ -14,7 +14,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // verdicts maps scenario IDs to their status and, for failures, the step
@@ -44,8 +44,8 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 		rules    []string
 	}{
 		{"reference", refadapter.Target{}, adapterTarget(t, "reference"), nil},
-		{"mutant", refadapter.Target{Mutations: []reference.Mutation{reference.MutAliasLength}},
-			adapterTarget(t, "mutant", string(reference.MutAliasLength)), []string{"LA-NAME-02", "LA-NAME-03"}},
+		{"mutant", refadapter.Target{Faults: []fault.Fault{fault.AliasLength}},
+			adapterTarget(t, "mutant", string(fault.AliasLength)), []string{"LA-NAME-02", "LA-NAME-03"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,12 +39,17 @@ func pipeLeftovers(pipes []uint64) []adapter.Leftover {
 	return left
 }
 
-// leftoversWhere names the running processes, other than this one, that
-// match, with their command lines (capped).
+// leftoversWhere names the running processes, other than this one and its
+// children, that match, with their command lines (capped). A child of the
+// runner is never an adapter's leftover (those are the adapter's children,
+// or orphans adopted by init), and one that is starting holds, between its
+// fork and its exec, a copy of every pipe the runner has open, among them
+// the pipes of the adapter being reaped.
 func leftoversWhere(match func(procs.Proc) bool) []adapter.Leftover {
 	var out []adapter.Leftover
+	self := os.Getpid()
 	for _, p := range procs.All() {
-		if p.PID == os.Getpid() || !p.Running() || !match(p) {
+		if p.PID == self || p.PPID == self || !p.Running() || !match(p) {
 			continue
 		}
 		argv := procs.Argv(p.PID)

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
-	"github.com/mcpconform/mcpconform/reference"
+	"github.com/mcpconform/mcpconform/internal/fault"
 )
 
 // chromium finds Debian's Chromium: `make deps` installs it.
@@ -58,7 +58,7 @@ func TestMatrixOpensInChromium(t *testing.T) {
 		target adapter.Target
 	}{
 		{"reference", refadapter.Target{}},
-		{"mutant", refadapter.Target{Mutations: []reference.Mutation{"LA-NAME-02/alias-25-characters"}}},
+		{"mutant", refadapter.Target{Faults: []fault.Fault{fault.AliasLength}}},
 		{"node", node},
 	}
 	var cols []conformance.Column

@@ -6,7 +6,7 @@
 //
 // It is the harness's self-test, a second family of known-bad
 // implementations next to the reference's own mutants
-// (reference.Mutation): a corruption does not come from the reference's
+// (internal/fault): a corruption does not come from the reference's
 // code, so a scenario that only a mutant of the reference turns red, and
 // no corruption does, is a hint that the scenario checks the reference's
 // way of failing rather than the rule.

@@ -1,0 +1,116 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpconform/mcpconform/internal/fault"
+)
+
+// Health checks of the Blade profile (BL-HC): a server whose healthCheck is
+// enabled is pinged every intervalMs while it is connected; a run of
+// failed pings marks it failed and closes its connection, so that its
+// status leaves connected without any tool call (BL-HC-02). Servers
+// without an enabled healthCheck are never pinged (BL-HC-03).
+
+// DefaultHealthInterval is the interval of a healthCheck that names
+// none (the document's example, interpretation B-04).
+const DefaultHealthInterval = 30 * time.Second
+
+// healthFailures is how many pings in a row must fail before a server
+// counts as broken (B-04 leaves the threshold open).
+const healthFailures = 3
+
+// healthInterval returns how often s is checked, or 0 when it is not.
+func (r *Registry) healthInterval(s *server) time.Duration {
+	m := r.agent.faults
+	hc := s.blade.HealthCheck
+	enabled := hc != nil && hc.Enabled != nil && *hc.Enabled
+	// BL-HC-01: an enabled health check runs; BL-HC-03: one not enabled never does.
+	if m.Has(fault.BladeNoHealthChecks) || (!enabled && !m.Has(fault.BladeCheckWhenDisabled)) {
+		return 0
+	}
+	if hc != nil && hc.IntervalMs != nil {
+		return time.Duration(*hc.IntervalMs) * time.Millisecond
+	}
+	return DefaultHealthInterval
+}
+
+// startHealth starts the health checks of a Blade server's new
+// connection; they end when the connection closes.
+func (r *Registry) startHealth(s *server, conn *connection) {
+	every := r.healthInterval(s)
+	if every == 0 {
+		return
+	}
+	// BL-HC-03: a server without an enabled health check is never pinged.
+	if hc := s.blade.HealthCheck; r.agent.faults.Has(fault.BladeCheckWhenDisabled) && (hc == nil || hc.Enabled == nil || !*hc.Enabled) {
+		// The mutant checks a server without an enabled health check at
+		// once, before the connection is handed back, and then every
+		// interval: a scenario sees the ping without waiting for it.
+		pctx, cancel := context.WithTimeout(r.agent.closeCtx, DefaultTimeout)
+		_ = conn.session.Ping(pctx, nil)
+		cancel()
+	}
+	ctx, cancel := context.WithCancel(r.agent.closeCtx)
+	conn.mu.Lock()
+	conn.stopHealth = cancel
+	conn.mu.Unlock()
+	// The first tick is armed before the session is handed back, so that
+	// a clock the host advances right after counts from the connection.
+	next, stop := r.agent.opts.Clock.WithTimeout(ctx, every)
+	r.agent.health.Add(1)
+	go func() {
+		defer r.agent.health.Done()
+		defer cancel()
+		r.checkHealth(ctx, s, conn, every, next, stop)
+	}()
+}
+
+// checkHealth pings conn every interval on the agent's clock. The next
+// tick is armed before each ping, so that a clock the host drives never
+// skips one; each ping is bounded by the interval.
+func (r *Registry) checkHealth(ctx context.Context, s *server, conn *connection, every time.Duration, next context.Context, stop context.CancelFunc) {
+	clock := r.agent.opts.Clock
+	tick := func() (context.Context, context.CancelFunc) { return clock.WithTimeout(ctx, every) }
+	defer func() { stop() }()
+	failures := 0
+	for {
+		<-next.Done()
+		if ctx.Err() != nil {
+			return
+		}
+		stop()
+		next, stop = tick()
+		pctx, pcancel := clock.WithTimeout(ctx, every)
+		err := conn.session.Ping(pctx, nil)
+		pcancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			failures = 0
+			continue
+		}
+		failures++
+		// BL-HC-02: failed pings take the server out of connected.
+		if failures >= healthFailures && !r.agent.faults.Has(fault.BladeIgnoreFailedPings) {
+			r.unhealthy(s, conn, fmt.Errorf("%d health checks in a row failed, the last: %w", failures, err))
+			return
+		}
+	}
+}
+
+// unhealthy marks s failed, if conn is still its connection, and closes
+// the connection.
+func (r *Registry) unhealthy(s *server, conn *connection, cause error) {
+	r.mu.Lock()
+	if s.conn != conn {
+		r.mu.Unlock()
+		return
+	}
+	r.detachLocked(s, StatusFailed, &Error{Kind: KindTransport, Rule: "BL-HC-02", Source: s.name, Msg: "the server stopped answering its health checks", Err: cause})
+	r.mu.Unlock()
+	_ = conn.close()
+}
