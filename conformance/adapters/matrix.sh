@@ -15,7 +15,7 @@ GO_SDKS="genkit"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/bin" "$OUT/adapters"
-$GO build -o "$OUT/bin/mcpconform" ./cmd/mcpconform
+$GO build -o "$OUT/bin/" ./cmd/mcpconform ./cmd/mcpconform-fake
 cp -R conformance/adapters/jsrpc "$OUT/adapters/jsrpc"
 for sdk in $NODE_SDKS; do
 	d="$OUT/adapters/$sdk"

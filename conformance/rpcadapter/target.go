@@ -369,6 +369,11 @@ func (p *process) callThen(ctx context.Context, method string, params, result an
 	case ctx.Err() != nil:
 		return &adapter.Error{Kind: adapter.KindCancelled, Message: "the runner cancelled " + method}
 	}
+	// A request that could not be written to an adapter that is gone (its
+	// stdin closed as it exited): how it ended says more than the write.
+	if errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE) {
+		bounded.Closed(p.conn.Done(), time.Second)
+	}
 	select {
 	case <-p.conn.Done():
 		return &adapter.Failure{Op: method, Reason: p.reason()}
