@@ -154,10 +154,12 @@ func TestLimitsBreakTheConnection(t *testing.T) {
 // what was asked names where its message was, not byte offset 0.
 func TestAnUndecodableResultIsLocated(t *testing.T) {
 	pr, pw := io.Pipe()
-	c := NewConn(pr, io.Discard, func(context.Context, string, json.RawMessage) (any, error) { return nil, nil })
+	asked := make(chan struct{}) // the request was written: its answer may come
+	c := NewConn(pr, writeSignal{new(sync.Once), asked}, func(context.Context, string, json.RawMessage) (any, error) { return nil, nil })
 	go func() { _ = c.Run() }()
 	first := `{"jsonrpc":"2.0","method":"note","params":{}}` + "\n"
 	go func() {
+		<-asked
 		_, _ = pw.Write([]byte(first + `{"jsonrpc":"2.0","id":1,"result":{"servers":5}}` + "\n"))
 	}()
 	var res ListResult
@@ -217,4 +219,16 @@ func TestNotificationsInOrder(t *testing.T) {
 			t.Fatalf("notification %d was handled in place %d: %v…", v, i, got[:i+1])
 		}
 	}
+}
+
+// writeSignal discards what is written and closes its channel at the first
+// write: a test answers a request only once it was sent, as an adapter does.
+type writeSignal struct {
+	once    *sync.Once
+	written chan struct{}
+}
+
+func (w writeSignal) Write(b []byte) (int, error) {
+	w.once.Do(func() { close(w.written) })
+	return len(b), nil
 }
