@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -163,7 +164,7 @@ func WriteBaseline(w io.Writer, r *Report) error {
 		if i := strings.Index(s.Error, "Actual:"); i >= 0 {
 			reason += " " + firstLine(s.Error[i:])
 		}
-		b.Entries = append(b.Entries, BaselineEntry{Scenario: s.ID, Reason: fmt.Sprintf("%s (%s)", truncateText(strings.ToValidUTF8(reason, "?"), 160), strings.Join(s.Rules, ", "))})
+		b.Entries = append(b.Entries, BaselineEntry{Scenario: s.ID, Reason: fmt.Sprintf("%s (%s)", safetext.Cap(strings.ToValidUTF8(reason, "?"), 160), strings.Join(s.Rules, ", "))})
 	}
 	fmt.Fprintf(w, "# mcpconform baseline of %s %s: %d expected failures.\n# Give each a real reason; remove entries as they pass.\n", r.Target.Name, r.Target.Version, len(b.Entries))
 	enc := yaml.NewEncoder(w)

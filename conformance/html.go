@@ -81,7 +81,7 @@ func WriteHTML(w io.Writer, cols []Column) error {
 				continue
 			}
 			f := failure{Anchor: anchor(ci, s.ID), ID: s.ID, Name: Printable(s.Name), Status: string(s.Status), Level: s.Level,
-				Baseline: s.Baseline, Error: PrintableLines(truncateText(s.Error, 4000)), Rules: s.Rules}
+				Baseline: s.Baseline, Error: PrintableLines(safetext.Cap(s.Error, 4000)), Rules: s.Rules}
 			if c.Evidence != "" && s.failing() {
 				for _, file := range []string{"failure.txt", "wire.log", "http.log", "adapter.txt", "records.jsonl"} {
 					f.Evidence = append(f.Evidence, path.Join(c.Evidence, s.ID, file))

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Scenario invariants: checks the runner applies at the end of every
@@ -242,9 +243,9 @@ func checkOffered(t adapter.ToolDef, tool string, defs []declaredTool) (finding,
 		case t.Description != d.tool.Description:
 			diffs = append(diffs, fmt.Sprintf("the description %s where %q declared %s", quoteJSON(t.Description), d.server, quoteJSON(d.tool.Description)))
 		case gotSchema == nil:
-			diffs = append(diffs, fmt.Sprintf("no input schema where %q declared %s", d.server, truncateText(string(want), 160)))
+			diffs = append(diffs, fmt.Sprintf("no input schema where %q declared %s", d.server, safetext.Cap(string(want), 160)))
 		case !cmp.Equal(withoutNoOps(gotSchema), withoutNoOps(wantSchema)):
-			diffs = append(diffs, fmt.Sprintf("the input schema %s where %q declared %s", truncateText(string(t.InputSchema), 160), d.server, truncateText(string(want), 160)))
+			diffs = append(diffs, fmt.Sprintf("the input schema %s where %q declared %s", safetext.Cap(string(t.InputSchema), 160), d.server, safetext.Cap(string(want), 160)))
 		default:
 			return f, false
 		}
@@ -294,7 +295,7 @@ func withoutNoOps(v any) any {
 }
 
 // quoteJSON quotes a description for a report, capped.
-func quoteJSON(s string) string { return truncateText(fmt.Sprintf("%q", s), 120) }
+func quoteJSON(s string) string { return safetext.Cap(fmt.Sprintf("%q", s), 120) }
 
 // bladeOrder checks Blade's documented order: every non-MCP tool before
 // every MCP tool, each group in UTF-16 code-unit order (BL-ORD-01..03,
@@ -377,7 +378,7 @@ func (w *world) outcomeFindings() []finding {
 			if h.Type == "tool:end" && h.ID == id && (h.Outcome == "success" || (h.Outcome == "" && !h.IsError)) {
 				out = append(out, finding{invariant: "outcomes are reported as they were", rule: rule,
 					expected: fmt.Sprintf("the call %s of %s, which its server never answered, reported as an error or unknown", id, c.name),
-					actual:   fmt.Sprintf("the tool:end hook reported it as a success: %s", truncateText(jsonText(h), 200))})
+					actual:   fmt.Sprintf("the tool:end hook reported it as a success: %s", safetext.Cap(jsonText(h), 200))})
 			}
 		}
 		if m, ok := results[id]; ok && !m.IsError && (m.Projection == nil || !m.Projection.IsError) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // maxMarkdownFailures bounds the failures a Markdown summary lists.
@@ -34,7 +36,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, "- … and %d more (report.json has them all)\n", s.Unexpected-maxMarkdownFailures)
 			break
 		}
-		fmt.Fprintf(&b, "- `%s` (%s): %s\n", mdEscape(sc.ID), strings.Join(sc.Rules, ", "), mdEscape(truncateText(firstLine(sc.Error), 200)))
+		fmt.Fprintf(&b, "- `%s` (%s): %s\n", mdEscape(sc.ID), strings.Join(sc.Rules, ", "), mdEscape(safetext.Cap(firstLine(sc.Error), 200)))
 	}
 	if len(r.StaleBaseline) > 0 {
 		b.WriteString("\n**Stale baseline entries**\n\n")

@@ -328,7 +328,7 @@ func (v *hostView) late(what string, params any) bool {
 	if at.IsZero() {
 		return false
 	}
-	text := truncateText(jsonText(params), 200)
+	text := safetext.Cap(jsonText(params), 200)
 	v.w.obs.mu.Lock()
 	v.w.obs.late = append(v.w.obs.late, fmt.Sprintf("%s reached the host %v after %s's close() returned: %s", what, time.Since(at).Round(time.Millisecond), v.agent, text))
 	v.w.obs.mu.Unlock()

@@ -338,7 +338,7 @@ func (r *Report) staleEntries() []string {
 			if e.Rule != "" {
 				name = "rule " + e.Rule
 			}
-			out = append(out, fmt.Sprintf("%s passes now: remove it from the baseline (its reason was %q)", name, truncateText(e.Reason, 120)))
+			out = append(out, fmt.Sprintf("%s passes now: remove it from the baseline (its reason was %q)", name, safetext.Cap(e.Reason, 120)))
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // The secret sweep: every secret a scenario plants is searched in every
@@ -297,7 +298,7 @@ func excerpt(s []byte, i, n int) string {
 // quoteShown quotes text from the implementation for a report: control
 // characters escaped, at most 240 bytes.
 func quoteShown(s string) string {
-	return truncateText(strings.Trim(fmt.Sprintf("%q", s), `"`), 240)
+	return safetext.Cap(strings.Trim(fmt.Sprintf("%q", s), `"`), 240)
 }
 
 // sortedKeys returns the keys of a map in order.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps that read the session archive back (LA-ARC, interpretation A-42):
@@ -175,7 +176,7 @@ func (rb *readBack) next(req adapter.ModelRequest) (adapter.ToolCall, bool) {
 		}
 		rb.refs = refsOf(m)
 		if len(rb.refs) == 0 {
-			rb.problem = fmt.Sprintf("the result of %q holds no context reference the adapter parses: %s", rb.tool, truncateText(m.Text, 200))
+			rb.problem = fmt.Sprintf("the result of %q holds no context reference the adapter parses: %s", rb.tool, safetext.Cap(m.Text, 200))
 			return adapter.ToolCall{}, false
 		}
 		return rb.read(rb.refs[0].ref.Offset), true
@@ -186,7 +187,7 @@ func (rb *readBack) next(req adapter.ModelRequest) (adapter.ToolCall, bool) {
 		rb.problem = fmt.Sprintf("the model was not given the answer to its context call %s", rb.lastID)
 		return adapter.ToolCall{}, false
 	case m.IsError || m.Page == nil:
-		rb.problem = fmt.Sprintf("the context call %s for %s gave no page the adapter parses: %s", rb.lastID, rb.refs[rb.cur].what, truncateText(m.Text, 200))
+		rb.problem = fmt.Sprintf("the context call %s for %s gave no page the adapter parses: %s", rb.lastID, rb.refs[rb.cur].what, safetext.Cap(m.Text, 200))
 		return adapter.ToolCall{}, false
 	}
 	r := &rb.refs[rb.cur]
@@ -447,5 +448,5 @@ func firstDifference(got, want string) string {
 		i++
 	}
 	return fmt.Sprintf("%d bytes read back; the first difference from the %d sent is at byte %d: %q against %q",
-		len(got), len(want), i, truncateText(got[i:], 24), truncateText(want[i:], 24))
+		len(got), len(want), i, safetext.Cap(got[i:], 24), safetext.Cap(want[i:], 24))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps of the Blade profile: a session's configuration and its runtime
@@ -183,7 +184,7 @@ func describeStatuses(st []adapter.BladeServerStatus) string {
 			p += ", connectedAt " + s.ConnectedAt
 		}
 		if s.Error != "" {
-			p += ", error " + truncateText(s.Error, 80)
+			p += ", error " + safetext.Cap(s.Error, 80)
 		}
 		parts = append(parts, p)
 	}

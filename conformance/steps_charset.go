@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps that try every character outside a character set the rules
@@ -228,7 +230,7 @@ func (w *world) everyOneFails(kind1, kind2 string) error {
 		case t.err == nil:
 			wrong = append(wrong, t.what+" was accepted")
 		case !kindIs(t.err, kind1) && (kind2 == "" || !kindIs(t.err, kind2)):
-			wrong = append(wrong, fmt.Sprintf("%s failed with %s", t.what, truncateText(errText(t.err), 160)))
+			wrong = append(wrong, fmt.Sprintf("%s failed with %s", t.what, safetext.Cap(errText(t.err), 160)))
 		}
 	}
 	want := strings.Trim(kind1+" or "+kind2, " or")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps about the events an implementation emits (LA-EVT).
@@ -134,7 +135,7 @@ func (w *world) progressOnce(name, tool, sinks string) error {
 				p += fmt.Sprintf("/%g", *s.total)
 			}
 			if s.message != nil {
-				p += fmt.Sprintf(" %q", truncateText(*s.message, 60))
+				p += fmt.Sprintf(" %q", safetext.Cap(*s.message, 60))
 			}
 			parts = append(parts, p)
 		}

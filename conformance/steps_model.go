@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Then steps about what the model was given.
@@ -67,7 +68,7 @@ func describeToolMessages(ms []adapter.Message) string {
 		if m.IsError {
 			kind = "error"
 		}
-		parts = append(parts, fmt.Sprintf("%s of %d bytes: %s", kind, len(m.Text), truncateText(m.Text, 160)))
+		parts = append(parts, fmt.Sprintf("%s of %d bytes: %s", kind, len(m.Text), safetext.Cap(m.Text, 160)))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -302,7 +303,7 @@ func (w *world) noRequestContained(text string) error {
 	for i, r := range w.host.modelRequests() {
 		b, _ := json.Marshal(r)
 		if strings.Contains(string(b), text) {
-			return w.expect(false, fmt.Sprintf("no model request contains %q", text), "request %d does: %s", i+1, truncateText(excerptAround(string(b), text), 240))
+			return w.expect(false, fmt.Sprintf("no model request contains %q", text), "request %d does: %s", i+1, safetext.Cap(excerptAround(string(b), text), 240))
 		}
 	}
 	return w.expect(true, "", "")

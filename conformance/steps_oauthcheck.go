@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakes/oauth"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Then steps of the OAuth scenarios (LA-OAU, LA-CC): what the host's
@@ -178,7 +179,7 @@ func (w *world) providerHolds(provider string) error {
 	if len(saves) == 0 {
 		return w.expect(false, "the implementation saved tokens in "+provider, "it saved none")
 	}
-	return w.expect(held != nil && jsonEqual(held, saves[len(saves)-1].Value), fmt.Sprintf("provider %s still holds the tokens saved last", provider), "it holds %s", truncateText(string(held), 80))
+	return w.expect(held != nil && jsonEqual(held, saves[len(saves)-1].Value), fmt.Sprintf("provider %s still holds the tokens saved last", provider), "it holds %s", safetext.Cap(string(held), 80))
 }
 
 // asReceived: Then "as" received 1 "metadata" request | received no "token" request | received at least 1 "metadata" request
@@ -300,7 +301,7 @@ func (w *world) everyMinted(name string) error {
 		return err
 	}
 	for _, r := range reqs {
-		if err := w.expect(slices.Contains(w.minted, bearerOf(r)), "every MCP request carried the host's saved access token", "#%d carried %q", r.Seq, truncateText(bearerOf(r), 12)); err != nil {
+		if err := w.expect(slices.Contains(w.minted, bearerOf(r)), "every MCP request carried the host's saved access token", "#%d carried %q", r.Seq, safetext.Cap(bearerOf(r), 12)); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/oauth"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps of the OAuth scenarios about the shapes of correct servers the
@@ -286,7 +287,7 @@ func (w *world) registrationWas(asName, provider, changes string) error {
 	}
 	wantJSON := mustJSON(want)
 	for _, r := range regs {
-		if err := w.expect(jsonEqual(r.Params, wantJSON), "the registration body "+string(wantJSON), "%s", truncateText(string(r.Params), 400)); err != nil {
+		if err := w.expect(jsonEqual(r.Params, wantJSON), "the registration body "+string(wantJSON), "%s", safetext.Cap(string(r.Params), 400)); err != nil {
 			return err
 		}
 	}

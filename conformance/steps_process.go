@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"github.com/mcpconform/mcpconform/fakes/record"
-	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps about the processes of stdio servers: their environment, their
@@ -197,10 +196,6 @@ func (w *world) appearsNowhere(ctx context.Context, canary string) error {
 	}
 	return w.expect(len(hits) == 0, fmt.Sprintf("%q appears nowhere", canary), "%s", strings.Join(where, "; "))
 }
-
-// truncateText shortens s for messages, on a character boundary and
-// saying how long it was ([safetext.Cap]).
-func truncateText(s string, n int) string { return safetext.Cap(s, n) }
 
 // processesExited: Then every process of "p" has exited — waits up to the
 // step timeout for the exit records.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
 // Steps about the JSON projection of tool results, the session archive and
@@ -85,11 +86,11 @@ func describeProjections(ms []adapter.Message) string {
 		switch {
 		case m.Projection != nil:
 			b, _ := json.Marshal(m.Projection)
-			parts = append(parts, "projection "+truncateText(string(b), 200))
+			parts = append(parts, "projection "+safetext.Cap(string(b), 200))
 		case m.Context != nil:
 			parts = append(parts, fmt.Sprintf("context reference %q", m.Context.Ref))
 		default:
-			parts = append(parts, "no projection the adapter could parse in "+truncateText(m.Text, 120))
+			parts = append(parts, "no projection the adapter could parse in "+safetext.Cap(m.Text, 120))
 		}
 	}
 	return strings.Join(parts, "; ")
@@ -190,7 +191,7 @@ func (w *world) contextPage(offset int) (adapter.Message, error) {
 	for _, m := range w.toolMessages() {
 		if m.ToolCallID == id {
 			if m.IsError {
-				return m, w.expect(false, fmt.Sprintf("the read of the archive at offset %d succeeds", offset), "a tool error: %s", truncateText(m.Text, 200))
+				return m, w.expect(false, fmt.Sprintf("the read of the archive at offset %d succeeds", offset), "a tool error: %s", safetext.Cap(m.Text, 200))
 			}
 			return m, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/spec"
 )
 
@@ -34,7 +35,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		switch {
 		case s.Baseline == BaselineExpected || s.Baseline == BaselineFlaky:
-			expected = append(expected, fmt.Sprintf("  %s %s (%s): %s", s.Baseline, Printable(s.ID), strings.Join(s.Rules, ", "), Printable(truncateText(s.BaselineReason, 100))))
+			expected = append(expected, fmt.Sprintf("  %s %s (%s): %s", s.Baseline, Printable(s.ID), strings.Join(s.Rules, ", "), Printable(safetext.Cap(s.BaselineReason, 100))))
 			continue
 		case s.Level == LevelShould && s.Status == StatusFailed && !r.Strict:
 			warnings = append(warnings, fmt.Sprintf("  WARNING %s (%s, SHOULD): %s", Printable(s.ID), strings.Join(s.Rules, ", "), Printable(firstLine(s.Error))))
