@@ -41,6 +41,10 @@ type hostOAuth struct {
 	// redirect URL's port; portBusy records what it found.
 	portCheck, portBusy bool
 	portChecked         int
+	// browser, in a Blade world, is the user's browser: authorize() is
+	// the session's browser step, which brings the callback to the
+	// session's listener (steps_blade_oauth.go).
+	browser *bladeBrowser
 }
 
 // authorizeMode is a scripted behaviour of the host's authorize().
@@ -266,6 +270,12 @@ func (h *host) authorize(ctx context.Context, req adapter.AuthorizeRequest, para
 	cb, err := h.userLogin(ctx, req, login)
 	if err != nil {
 		return "", err
+	}
+	o.mu.Lock()
+	browser := o.browser
+	o.mu.Unlock()
+	if browser != nil {
+		return browser.visit(ctx, h, req, cb)
 	}
 	if replay {
 		o.mu.Lock()

@@ -32,8 +32,8 @@ func quietPort() (int, error) {
 	defer quietMu.Unlock()
 	for range 200 {
 		port := low - 1 - rand.IntN(span)
-		if quietTaken[port] {
-			continue
+		if quietTaken[port] || port == bladePort || port == bladeOtherPort {
+			continue // Blade's callback ports are never quiet (portlock.go)
 		}
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 		if err != nil {

@@ -40,6 +40,7 @@ func (w *world) registerSteps(sc stepDefiner) {
 	w.registerOAuthShapeSteps(sc)
 	w.registerOpenerSteps(sc)
 	w.registerBladeSteps(sc)
+	w.registerBladeOAuthSteps(sc)
 	w.registerOAuthCheckSteps(sc)
 	w.registerApprovalSteps(sc)
 	w.registerRegistrySteps(sc)

@@ -53,7 +53,8 @@ type world struct {
 
 	agents int // agents created so far
 
-	bladeState bladeState // what a Blade scenario observed of its session
+	bladeState bladeState      // what a Blade scenario observed of its session
+	bladeOAuth bladeOAuthState // steps_blade_oauth.go
 
 	// Each domain's own state, declared beside its steps.
 	configState     // steps_config.go
@@ -415,6 +416,9 @@ func (w *world) createAgent(ctx context.Context) error {
 	if opts.MCPOAuth, err = w.resolveOAuth(sctx); err != nil {
 		return err
 	}
+	if err := w.resolveBladeOAuth(&opts); err != nil {
+		return err
+	}
 	for _, c := range []*configFile{w.project, w.global} {
 		if data, _ := c.content(w); data != nil {
 			w.obs.config(string(data))
@@ -504,6 +508,7 @@ func (w *world) close(checkLeftovers bool) {
 		w.killFakes(ctx)
 	}
 	w.closeAuthServers()
+	w.releasePort() // the adapter is closed: no listener of it is left
 	if w.http != nil {
 		_ = w.http.Close()
 	}

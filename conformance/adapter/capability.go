@@ -42,11 +42,21 @@ const (
 	// [Host.Approve] (BL-PERM-04; Blade's document names no confirmation
 	// API).
 	CapConfirmation Capability = "confirmation"
+	// CapOAuthEndpoints: the adapter maps the provider name of a Blade
+	// oauth block to the authorization server the runner names
+	// ([AgentOptions.OAuthProviders], interpretation B-06), and its
+	// session listens for the callback on its redirect URI's port 7777
+	// while [Host.Authorize] is its browser step.
+	CapOAuthEndpoints Capability = "oauth-endpoints"
+	// CapOAuthRedirect: the adapter can set the redirect URI of Blade's
+	// authorization code flow ([AgentOptions.OAuthRedirectURI]), which
+	// the document does not say is configurable (BL-OAU-04).
+	CapOAuthRedirect Capability = "oauth-redirect"
 )
 
 // Capabilities lists every capability of the contract, in a stable order.
 var Capabilities = []Capability{
 	CapHome, CapListNormalize, CapSubagent, CapSandbox, CapDryRun, CapProjection,
 	CapContextRef, CapSessionDump, CapLogSinks, CapConcurrencyPolicy, CapInputRequired, CapClock,
-	CapConfirmation,
+	CapConfirmation, CapOAuthEndpoints, CapOAuthRedirect,
 }

@@ -58,6 +58,14 @@ type AgentOptions struct {
 	PermissionCallback bool `json:"permissionCallback,omitempty"`
 	// MCPOAuth is the mcpOAuth option: OAuth bound to servers by name.
 	MCPOAuth map[string]OAuthBinding `json:"mcpOAuth,omitempty"`
+	// OAuthProviders maps the provider names of Blade oauth blocks to
+	// the issuer URLs of their authorization servers (interpretation
+	// B-06). Needs [CapOAuthEndpoints].
+	OAuthProviders map[string]string `json:"oauthProviders,omitempty"`
+	// OAuthRedirectURI overrides the redirect URI of Blade's
+	// authorization code flow; empty means the implementation's default.
+	// Needs [CapOAuthRedirect].
+	OAuthRedirectURI string `json:"oauthRedirectUri,omitempty"`
 }
 
 // OAuthBinding is one entry of the mcpOAuth option.

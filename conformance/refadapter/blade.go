@@ -22,6 +22,14 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 	so := blade.Options{
 		Model:   model{host},
 		Environ: a.env.Environ,
+		// The runner's host/authorize is the browser step: it logs in
+		// and brings the callback to the session's listener itself, so
+		// the callback URL it answers is not the session's to use.
+		OAuthProviders: opts.OAuthProviders, OAuthRedirectURI: opts.OAuthRedirectURI,
+		OpenBrowser: func(ctx context.Context, server, authURL string) error {
+			_, err := host.Authorize(ctx, adapter.AuthorizeRequest{Server: server, URL: authURL})
+			return err
+		},
 	}
 	fault.Inject(&so, a.faults)
 	if len(opts.MCPServers) > 0 {

@@ -43,6 +43,16 @@ const (
 	BladeShadowOwnTools          Fault = "BL-NAME-02/mcp-tool-shadows-application-tool"
 	BladeNoKeyCollision          Fault = "BL-NAME-03/no-normalized-collision-check"
 	BladeDropSameName            Fault = "BL-NAME-04/drop-same-named-tools"
+	BladeOAuthIgnored            Fault = "BL-OAU-01/oauth-block-ignored"
+	BladeOAuthDisabledIgnored    Fault = "BL-OAU-02/enabled-false-ignored"
+	BladeCallbackPort7778        Fault = "BL-OAU-03/callback-on-port-7778"
+	BladeListenerStays           Fault = "BL-OAU-03/listener-left-open"
+	BladeAnyLoopbackRedirect     Fault = "BL-OAU-04/any-loopback-redirect"
+	BladeRemoteRedirect          Fault = "BL-OAU-05/remote-redirect-allowed"
+	BladeStateTTL10m             Fault = "BL-OAU-06/state-lives-10-minutes"
+	BladeStateTTL1m              Fault = "BL-OAU-06/state-lives-1-minute"
+	BladeReusableState           Fault = "BL-OAU-07/state-reusable"
+	BladeAcceptUnknownState      Fault = "BL-OAU-07/unknown-state-accepted"
 )
 
 // bladeFaults describes the faults of the Blade profile's rules (BL-*).
@@ -88,4 +98,14 @@ var bladeFaults = map[Fault]string{
 	BladeShadowOwnTools:          "lets an MCP tool take an application tool's name",
 	BladeNoKeyCollision:          "does not check names for collisions after normalization",
 	BladeDropSameName:            "drops a tool whose name another server already offers",
+	BladeOAuthIgnored:            "connects a server with oauth on without OAuth",
+	BladeOAuthDisabledIgnored:    "runs the OAuth flow for a server whose oauth block says enabled: false",
+	BladeCallbackPort7778:        "redirects to, and listens on, port 7778 instead of 7777",
+	BladeListenerStays:           "leaves the callback listener open after the login, until the session closes",
+	BladeAnyLoopbackRedirect:     "accepts any loopback redirect URI, whatever its port, path or scheme",
+	BladeRemoteRedirect:          "accepts a redirect URI on a remote host",
+	BladeStateTTL10m:             "keeps a login's state good for 10 minutes instead of 5",
+	BladeStateTTL1m:              "keeps a login's state good for 1 minute instead of 5",
+	BladeReusableState:           "accepts a state's callback more than once",
+	BladeAcceptUnknownState:      "accepts a callback whatever its state",
 }

@@ -1,6 +1,7 @@
 package blade
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/mcpconform/mcpconform/internal/fault"
@@ -41,6 +42,29 @@ type Options struct {
 	// clock.
 	Clock reference.Clock
 
+	// OAuthProviders map the provider name of a server's oauth block
+	// ("github") to the issuer URL of its authorization server: Blade
+	// documents the name but not the endpoints (interpretation B-06). A
+	// server with oauth on whose provider is not mapped fails to connect.
+	// The issuer's origin is the one the flow may contact besides the
+	// server's own.
+	OAuthProviders map[string]string
+	// OAuthRedirectURI is the redirect URI of the authorization code
+	// flow: "" means http://localhost:7777/oauth/callback, and the only
+	// others are http://127.0.0.1:7777/oauth/callback and
+	// http://[::1]:7777/oauth/callback (BL-OAU-03). Any other is refused
+	// by [NewSession] with a [reference.KindSecurity] error (BL-OAU-04,
+	// BL-OAU-05).
+	OAuthRedirectURI string
+	// OpenBrowser is the browser step of a login: it shows the user
+	// authURL, the authorization server's page, for the server named.
+	// The session listens on the redirect URI's port meanwhile and takes
+	// the callback there, refusing another state, a state used before
+	// (BL-OAU-07) and one older than 5 minutes on Clock (BL-OAU-06);
+	// the listener closes once OpenBrowser returned and the callback was
+	// taken. ctx ends with the login. Nil fails every login.
+	OpenBrowser func(ctx context.Context, server, authURL string) error
+
 	// faults break rules on purpose, for the conformance suite's mutation
 	// tests only; nothing outside this module can set them.
 	faults fault.Set
@@ -53,7 +77,8 @@ func init() {
 // core returns the options of the core host; the servers go separately.
 func (o Options) core() core.Options {
 	return core.Options{Model: o.Model, Tools: o.Tools, Approval: o.Approval, Permission: o.Permission,
-		PermissionFunc: o.PermissionFunc, Environ: o.Environ, Logger: o.Logger, Clock: o.Clock, Faults: o.faults}
+		PermissionFunc: o.PermissionFunc, Environ: o.Environ, Logger: o.Logger, Clock: o.Clock, Faults: o.faults,
+		BladeOAuthProviders: o.OAuthProviders, BladeRedirectURI: o.OAuthRedirectURI, OpenBrowser: o.OpenBrowser}
 }
 
 // PermissionFunc is a Blade permission callback: it gets the tool's

@@ -2,7 +2,6 @@ package core
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -22,9 +21,8 @@ type BladeServerConfig struct {
 	// AlwaysAllow is reserved metadata: it authorizes nothing (BL-CFG-07,
 	// BL-PERM-01).
 	AlwaysAllow []string
-	// OAuth is the server's oauth block. The reference's Blade profile
-	// accepts it; a server with oauth enabled fails to connect with an
-	// unsupported error, since it has no OAuth flow of its own.
+	// OAuth is the server's oauth block: an http server with oauth on
+	// connects through the authorization code flow (bladeoauth.go).
 	OAuth *BladeOAuth
 	// HealthCheck is the server's healthCheck block, accepted and kept.
 	HealthCheck *BladeHealthCheck
@@ -229,9 +227,4 @@ func bladeCollision(names []string, name string) string {
 		}
 	}
 	return ""
-}
-
-// errBladeOAuth is why a server with oauth enabled does not connect.
-func errBladeOAuth(name string) error {
-	return &Error{Kind: KindUnsupported, Rule: "BL-OAU-01", Source: name, Msg: fmt.Sprintf("server %q has oauth enabled; the reference's Blade profile has no OAuth flow", name)}
 }

@@ -149,8 +149,9 @@ func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
 	r.mu.Unlock()
 	var conn *connection
 	var err error
-	if s.blade.OAuth.enabled() {
-		err = errBladeOAuth(s.name)
+	// BL-OAU-01: a server with oauth on connects through its OAuth binding.
+	if _, bound := r.agent.opts.MCPOAuth[s.name]; r.agent.bladeOAuthOn(s.blade) && !bound {
+		err = r.agent.errBladeOAuth(s)
 	} else {
 		conn, err = r.connectAndCommit(ctx, s, false)
 	}

@@ -63,6 +63,12 @@ func newSession(ctx context.Context, opts Options, servers []NamedBladeServer, d
 		names = append(names, ns.Name)
 		declared = append(declared, s)
 	}
+	redirect, err := bladeRedirect(opts.BladeRedirectURI, a.faults)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.bindBladeOAuth(declared, redirect)
 	a.reg.servers = declared
 	// BL-CFG-06: the servers connect as part of creating the session.
 	if !a.faults.Has(fault.BladeLazyConnect) {

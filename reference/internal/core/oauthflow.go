@@ -249,6 +249,11 @@ func (o *oauthSession) authorize(ctx context.Context, d *discovery) error {
 	}
 	// LA-OAU-20: a failed authorize() ends the login.
 	if err != nil && !o.a.faults.Has(fault.IgnoreAuthorizeError) {
+		// A login step of the session's own (Blade's loopback
+		// callback) says which rule refused it.
+		if e := (*Error)(nil); errors.As(err, &e) && e.Rule != "" {
+			return &Error{Kind: e.Kind, Rule: e.Rule, Source: o.server, Msg: e.Msg, Err: e.Err}
+		}
 		return o.fail("LA-OAU-20", "authorize() failed: the authorization was cancelled", err)
 	}
 	code, err := o.a.checkCallback(callback, redirect, state, meta.Issuer, meta.AuthorizationResponseIssParameterSupported)

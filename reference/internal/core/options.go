@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -36,6 +37,13 @@ type Options struct {
 	MCPServers      []NamedServer
 	MCPTransports   []string
 	MCPOAuth        map[string]OAuthConfig
+
+	// Blade's OAuth: the issuer of each provider name (B-06), the
+	// session's redirect URI ("" is [DefaultBladeRedirect]) and the
+	// host's browser step, which shows the user an authorization URL.
+	BladeOAuthProviders map[string]string
+	BladeRedirectURI    string
+	OpenBrowser         func(ctx context.Context, server, authURL string) error
 
 	// What child processes get: the host's environment, and the sandbox
 	// command line they start through.
