@@ -363,7 +363,7 @@ func TestPendingAndReason(t *testing.T) {
 var knownCapabilities = []string{
 	"home", "list-normalize", "subagent", "sandbox", "dry-run", "projection", "context-ref",
 	"session-dump", "log-sinks", "concurrency-policy", "input-required", "send", "dispose",
-	"confirmation", "normalization", "tool-info-name", "health", "oauth-endpoints", "clock",
+	"confirmation", "normalization", "tool-info-name", "health", "oauth-endpoints", "oauth-redirect", "clock",
 }
 
 func TestCapabilities(t *testing.T) {
