@@ -86,6 +86,11 @@ func (w *world) holdsPort7777(ctx context.Context) error {
 	if w.bladeOAuth.releasePort != nil {
 		return errors.New("the scenario holds port 7777 already")
 	}
+	// The adapter starts first: its start is no part of the turn the
+	// other scenarios wait for.
+	if err := w.openAdapter(ctx); err != nil {
+		return err
+	}
 	release, err := holdPort(ctx, bladePort, w.budget(portWait))
 	if err != nil {
 		return err

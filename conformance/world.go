@@ -501,6 +501,7 @@ func (w *world) close(checkLeftovers bool) {
 			w.fault = f.Fault()
 		}
 	}
+	w.releasePort() // the adapter is closed: no listener of it is left
 	if w.log != nil {
 		if checkLeftovers {
 			w.checkLeftovers(ctx)
@@ -508,7 +509,6 @@ func (w *world) close(checkLeftovers bool) {
 		w.killFakes(ctx)
 	}
 	w.closeAuthServers()
-	w.releasePort() // the adapter is closed: no listener of it is left
 	if w.http != nil {
 		_ = w.http.Close()
 	}
