@@ -40,6 +40,8 @@ func (w *world) registerSteps(sc stepDefiner) {
 	w.registerOAuthShapeSteps(sc)
 	w.registerOpenerSteps(sc)
 	w.registerBladeSteps(sc)
+	w.registerBladeInProcessSteps(sc)
+	w.registerBladeNameSteps(sc)
 	w.registerOAuthCheckSteps(sc)
 	w.registerApprovalSteps(sc)
 	w.registerRegistrySteps(sc)

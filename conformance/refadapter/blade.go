@@ -25,7 +25,7 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 	}
 	fault.Inject(&so, a.faults)
 	if len(opts.MCPServers) > 0 {
-		servers, err := blade.DecodeServers(opts.MCPServers)
+		servers, err := a.bladeServers(ctx, opts.MCPServers, host)
 		if err != nil {
 			return nil, contractError(err)
 		}

@@ -327,6 +327,10 @@ func contractError(err error) error {
 	if err == nil {
 		return nil
 	}
+	var ae *adapter.Error
+	if errors.As(err, &ae) {
+		return err // already the contract's
+	}
 	var re *reference.Error
 	if !errors.As(err, &re) {
 		return &adapter.Error{Kind: adapter.KindInternal, Message: err.Error()}

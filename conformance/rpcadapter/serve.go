@@ -292,6 +292,14 @@ func (h *remoteHost) Permission(ctx context.Context, req adapter.PermissionReque
 	return res.Decision, err
 }
 
+// InProcessTool implements [adapter.InProcessHost]: the handler's run is
+// the runner's to answer.
+func (h *remoteHost) InProcessTool(ctx context.Context, req adapter.InProcessToolRequest) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := h.conn.Call(ctx, MethodInProcessTool, InProcessToolParams{AgentID: h.agentID, Request: req}, &res)
+	return res, err
+}
+
 func (h *remoteHost) Provider(ctx context.Context, call adapter.ProviderCall) (json.RawMessage, error) {
 	var res ProviderResult
 	err := h.conn.Call(ctx, MethodProvider, ProviderParams{AgentID: h.agentID, Call: call}, &res)

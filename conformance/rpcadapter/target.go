@@ -243,6 +243,10 @@ type process struct {
 
 func (p *process) Info() adapter.Info { return p.info }
 
+// ImplementationPID implements [adapter.ProcessOwner]: the adapter
+// process is the implementation's.
+func (p *process) ImplementationPID() int { return p.cmd.Process.Pid }
+
 // observe keeps the last messages for diagnostics and passes them on.
 func (p *process) observe(t Traffic) {
 	dir := "←"

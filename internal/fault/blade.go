@@ -43,6 +43,19 @@ const (
 	BladeShadowOwnTools          Fault = "BL-NAME-02/mcp-tool-shadows-application-tool"
 	BladeNoKeyCollision          Fault = "BL-NAME-03/no-normalized-collision-check"
 	BladeDropSameName            Fault = "BL-NAME-04/drop-same-named-tools"
+	BladeListRewrittenNames      Fault = "BL-NAME-06/list-tools-as-server__tool"
+	BladeInProcessFirstToolOnly  Fault = "BL-INP-01/only-the-first-tool"
+	BladeInProcessRefused        Fault = "BL-INP-02/in-process-servers-refused"
+	BladeInProcessUntyped        Fault = "BL-INP-03/in-process-read-as-stdio"
+	BladeInProcessAlone          Fault = "BL-INP-04/in-process-servers-alone"
+	BladeInProcessSpawns         Fault = "BL-INP-05/in-process-server-spawns-a-process"
+	BladeInProcessDetached       Fault = "BL-INP-06/handler-detached-from-the-call"
+	BladeInProcessNoArguments    Fault = "BL-INP-07/handler-without-arguments"
+	BladeInProcessUnvalidated    Fault = "BL-INP-07/arguments-not-validated"
+	BladeInProcessDropText       Fault = "BL-INP-08/text-content-dropped"
+	BladeInProcessIgnoreIsError  Fault = "BL-INP-09/isError-ignored"
+	BladeInProcessTextOnly       Fault = "BL-INP-10/image-and-resource-refused"
+	BladeInProcessBareSchema     Fault = "BL-INP-11/schema-without-descriptions"
 )
 
 // bladeFaults describes the faults of the Blade profile's rules (BL-*).
@@ -88,4 +101,17 @@ var bladeFaults = map[Fault]string{
 	BladeShadowOwnTools:          "lets an MCP tool take an application tool's name",
 	BladeNoKeyCollision:          "does not check names for collisions after normalization",
 	BladeDropSameName:            "drops a tool whose name another server already offers",
+	BladeListRewrittenNames:      "names mcpListTools() entries serverName__toolName, unlike the model and the permission callback",
+	BladeInProcessFirstToolOnly:  "keeps only the first tool() value of an in-process server",
+	BladeInProcessRefused:        "fails to connect in-process servers",
+	BladeInProcessUntyped:        "reads an in-process handle as a stdio configuration",
+	BladeInProcessAlone:          "connects only the in-process servers when there are any",
+	BladeInProcessSpawns:         "starts a child process for every in-process server connection",
+	BladeInProcessDetached:       "answers an in-process call at once and runs its handler afterwards",
+	BladeInProcessNoArguments:    "calls in-process handlers with {} instead of the model's arguments",
+	BladeInProcessUnvalidated:    "calls in-process handlers with arguments that do not match their schema",
+	BladeInProcessDropText:       "drops the text items of an in-process tool's response",
+	BladeInProcessIgnoreIsError:  "ignores isError in an in-process tool's response",
+	BladeInProcessTextOnly:       "fails in-process calls whose response has image or resource items",
+	BladeInProcessBareSchema:     "offers in-process tools without their properties' descriptions",
 }

@@ -28,8 +28,14 @@
 // that cannot be started or reached BL-TRN-01, -03 or -05. Where the Blade
 // document states no rule and the reference applies lite-agent's — alias
 // syntax, the network policy, limits and timeouts — the error cites that
-// LA- rule. The session reads no configuration file (interpretation X-10)
-// and has no in-process servers or OAuth flow yet.
+// LA- rule; a server key has no length limit of its own, but every
+// exposed tool name is kept within 64 characters, the model providers'
+// limit (LA-NAME-05, interpretation B-22). The session reads no
+// configuration file (interpretation X-10) and has no OAuth flow yet.
+//
+// In-process servers ([Tool], [CreateSDKMCPServer]) are served in the host
+// process over go-sdk's in-memory transport, beside external servers,
+// without a child process (BL-INP-01..11).
 //
 // The shared vocabulary (models, tools, policies, approval handlers,
 // errors, clocks) is package reference's; Blade's own configuration and

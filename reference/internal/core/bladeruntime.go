@@ -149,9 +149,12 @@ func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
 	r.mu.Unlock()
 	var conn *connection
 	var err error
-	if s.blade.OAuth.enabled() {
+	switch {
+	case s.blade.OAuth.enabled():
 		err = errBladeOAuth(s.name)
-	} else {
+	case s.blade.InProcess != nil && r.agent.faults.Has(fault.BladeInProcessRefused): // BL-INP-02: an in-process server is a server the session connects
+		err = &Error{Kind: KindUnsupported, Rule: "BL-INP-02", Source: s.name, Msg: "in-process servers are not supported (mutated)"}
+	default:
 		conn, err = r.connectAndCommit(ctx, s, false)
 	}
 	if err != nil {
