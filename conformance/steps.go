@@ -42,6 +42,7 @@ func (w *world) registerSteps(sc stepDefiner) {
 	w.registerBladeSteps(sc)
 	w.registerBladeInProcessSteps(sc)
 	w.registerBladeNameSteps(sc)
+	w.registerBladeHealthSteps(sc)
 	w.registerOAuthCheckSteps(sc)
 	w.registerApprovalSteps(sc)
 	w.registerRegistrySteps(sc)

@@ -285,3 +285,17 @@ type InProcessHost interface {
 type ProcessOwner interface {
 	ImplementationPID() int
 }
+
+// ServerHealth is one server's health status in a Blade session: healthy,
+// degraded, unhealthy, checking or disabled (BL-HC-04), the
+// implementation's word verbatim.
+type ServerHealth struct {
+	Name   string `json:"name"`
+	Health string `json:"health"`
+}
+
+// HealthReader is implemented by Blade sessions whose adapter can read
+// the health status of their servers ([OpMCPHealth], [CapHealth]).
+type HealthReader interface {
+	MCPHealth(ctx context.Context) ([]ServerHealth, error)
+}

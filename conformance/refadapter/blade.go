@@ -82,6 +82,15 @@ func (g *session) MCPStatus(context.Context) ([]adapter.BladeServerStatus, error
 	return out, nil
 }
 
+// MCPHealth implements [adapter.HealthReader].
+func (g *session) MCPHealth(context.Context) ([]adapter.ServerHealth, error) {
+	out := []adapter.ServerHealth{}
+	for _, h := range g.s.MCPHealth() {
+		out = append(out, adapter.ServerHealth{Name: h.Name, Health: string(h.Health)})
+	}
+	return out, nil
+}
+
 func (g *session) MCPConnect(ctx context.Context, name string) error {
 	return contractError(g.s.MCPConnect(ctx, name))
 }

@@ -244,3 +244,8 @@ type InProcessToolParams struct {
 	AgentID string                       `json:"agentId"`
 	Request adapter.InProcessToolRequest `json:"request"`
 }
+
+// MCPHealthResult is the result of agent/mcpHealth.
+type MCPHealthResult struct {
+	Servers []adapter.ServerHealth `json:"servers"`
+}

@@ -145,6 +145,16 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 			t = []adapter.ToolInfo{}
 		}
 		return MCPListToolsResult{Tools: t}, err
+	case adapter.OpMCPHealth:
+		hr, ok := g.(adapter.HealthReader)
+		if !ok {
+			return nil, &adapter.Error{Kind: adapter.KindUnsupported, Message: "the agent cannot read its servers' health"}
+		}
+		h, err := hr.MCPHealth(ctx)
+		if h == nil {
+			h = []adapter.ServerHealth{}
+		}
+		return MCPHealthResult{Servers: h}, err
 	case adapter.OpMCPConnect, adapter.OpMCPDisconnect, adapter.OpMCPReconnect:
 		var p NameParams
 		if err := decode(method, params, &p); err != nil {

@@ -508,6 +508,13 @@ func (g *agent) MCPStatus(ctx context.Context) ([]adapter.BladeServerStatus, err
 	return res.Servers, err
 }
 
+// MCPHealth implements [adapter.HealthReader].
+func (g *agent) MCPHealth(ctx context.Context) ([]adapter.ServerHealth, error) {
+	var res MCPHealthResult
+	err := g.p.call(ctx, string(adapter.OpMCPHealth), AgentRef{AgentID: g.id}, &res)
+	return res.Servers, err
+}
+
 func (g *agent) MCPConnect(ctx context.Context, name string) error {
 	return g.p.call(ctx, string(adapter.OpMCPConnect), NameParams{AgentID: g.id, Name: name}, nil)
 }

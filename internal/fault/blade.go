@@ -34,6 +34,12 @@ const (
 	BladeNoHealthChecks          Fault = "BL-HC-01/no-health-checks"
 	BladeIgnoreFailedPings       Fault = "BL-HC-02/failed-pings-ignored"
 	BladeCheckWhenDisabled       Fault = "BL-HC-03/checks-when-not-enabled"
+	BladeHealthNeverChecking     Fault = "BL-HC-04/never-checking"
+	BladeHealthSlowHealthy       Fault = "BL-HC-04/slow-answer-healthy"
+	BladeHealthDisabledHealthy   Fault = "BL-HC-04/healthy-when-disabled"
+	BladeHealthNoRecovery        Fault = "BL-HC-04/no-healthy-after-a-timely-answer"
+	BladeHealthFailureUnhealthy  Fault = "BL-HC-04/one-failure-unhealthy"
+	BladeHealthNoUnhealthy       Fault = "BL-HC-04/consecutive-failures-only-degraded"
 	BladeMCPFirst                Fault = "BL-ORD-01/mcp-tools-first"
 	BladeUnsortedOwnTools        Fault = "BL-ORD-02/built-ins-unsorted"
 	BladeCodePointOrder          Fault = "BL-ORD-02/code-point-order"
@@ -92,6 +98,12 @@ var bladeFaults = map[Fault]string{
 	BladeNoHealthChecks:          "never runs health checks",
 	BladeIgnoreFailedPings:       "keeps a server connected whatever its health checks say",
 	BladeCheckWhenDisabled:       "runs health checks on servers that did not enable them, the first at connection",
+	BladeHealthNeverChecking:     "never reports checking while a health check is in progress",
+	BladeHealthSlowHealthy:       "reports healthy after a health check answered later than half its timeout",
+	BladeHealthDisabledHealthy:   "reports healthy for a server whose health check is not enabled",
+	BladeHealthNoRecovery:        "reports degraded after a health check answered in time",
+	BladeHealthFailureUnhealthy:  "reports unhealthy after a single failed health check",
+	BladeHealthNoUnhealthy:       "reports degraded, not unhealthy, after consecutive failed health checks",
 	BladeMCPFirst:                "offers the MCP tools before the built-in and application tools",
 	BladeUnsortedOwnTools:        "offers the built-in and application tools in declaration order",
 	BladeUnsortedMCPTools:        "offers the MCP tools in connection order",

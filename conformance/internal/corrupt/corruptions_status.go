@@ -101,6 +101,14 @@ func init() {
 			})),
 		},
 		Corruption{
+			Name:   "health-always-healthy",
+			Breaks: "reads every Blade server's health as healthy, whatever its checks said",
+			Rules:  []string{"BL-HC-04"},
+			New: hookFn(eachResultItem("agent/mcpHealth", "servers", func(_ *State, h Object) {
+				h["health"] = "healthy"
+			})),
+		},
+		Corruption{
 			Name:   "tool-infos-cached",
 			Breaks: "keeps listing in mcpListTools() the tools of servers disconnected since",
 			Rules:  []string{"BL-RT-07", "BL-RT-10", "BL-CFG-04"},

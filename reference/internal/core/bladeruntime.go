@@ -28,6 +28,9 @@ type ServerState struct {
 	ConnectedAt time.Time
 	// Err is why the server failed, if it did.
 	Err error
+	// Health is the health status of a Blade server (BL-HC-04): disabled
+	// when its health check is not enabled, whatever its connection.
+	Health Health
 }
 
 // ToolState is one discovered tool of a server.
@@ -45,7 +48,14 @@ func (a *Host) ServerStates() []ServerState {
 	defer r.mu.Unlock()
 	out := make([]ServerState, 0, len(r.servers))
 	for _, sv := range r.servers {
-		st := ServerState{Name: sv.name, Status: sv.status, Err: sv.err, LastTools: toolStates(sv.lastTools)}
+		st := ServerState{Name: sv.name, Status: sv.status, Err: sv.err, LastTools: toolStates(sv.lastTools), Health: sv.health}
+		// BL-HC-04: disabled when the health check is not enabled.
+		if sv.blade != nil && r.healthInterval(sv) == 0 {
+			st.Health = HealthDisabled
+			if a.faults.Has(fault.BladeHealthDisabledHealthy) {
+				st.Health = HealthHealthy
+			}
+		}
 		if c := sv.conn; c != nil {
 			st.Connected, st.Tools, st.ConnectedAt, st.Lost = true, toolStates(c.tools), c.connectedAt, c.isLost()
 		}
