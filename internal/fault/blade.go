@@ -49,7 +49,7 @@ const (
 	BladeShadowOwnTools          Fault = "BL-NAME-02/mcp-tool-shadows-application-tool"
 	BladeNoKeyCollision          Fault = "BL-NAME-03/no-normalized-collision-check"
 	BladeDropSameName            Fault = "BL-NAME-04/drop-same-named-tools"
-	BladeListRewrittenNames      Fault = "BL-NAME-06/list-tools-as-server__tool"
+	BladeListRewrittenNames      Fault = "BL-NAME-06/list-tools-under-rewritten-names"
 	BladeInProcessFirstToolOnly  Fault = "BL-INP-01/only-the-first-tool"
 	BladeInProcessRefused        Fault = "BL-INP-02/in-process-servers-refused"
 	BladeInProcessUntyped        Fault = "BL-INP-03/in-process-read-as-stdio"

@@ -21,7 +21,9 @@
 //   - a permission callback ([PermissionFunc]) may decide every MCP call
 //     (BL-PERM-03..05); alwaysAllow authorizes nothing (BL-PERM-01, -02);
 //   - servers whose healthCheck is enabled are pinged every intervalMs,
-//     and one that stops answering leaves status connected (BL-HC-01..03).
+//     and one that stops answering leaves status connected (BL-HC-01..03);
+//     [Session.MCPHealth] reports each server's health status with the
+//     thresholds of interpretation B-04 (BL-HC-04).
 //
 // Errors carry the Blade rule that decided them ([reference.Error]): a
 // collision BL-NAME-03, a denied call BL-PERM-03 or BL-PERM-04, a server

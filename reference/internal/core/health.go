@@ -125,6 +125,7 @@ func (r *Registry) checkHealth(ctx context.Context, s *server, conn *connection,
 		pctx, pcancel := clock.WithTimeout(ctx, timeout)
 		slow, scancel := clock.WithTimeout(ctx, timeout/2)
 		err := conn.session.Ping(pctx, nil)
+		// BL-HC-04: an answer later than half the bound is a slow response.
 		late := slow.Err() != nil && !m.Has(fault.BladeHealthSlowHealthy)
 		pcancel()
 		scancel()
