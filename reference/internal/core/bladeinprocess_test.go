@@ -100,3 +100,23 @@ func TestInProcessDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestBladeKeyLength: a Blade server key has lite-agent's syntax but no
+// 24-character bound (interpretation B-22).
+func TestBladeKeyLength(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		rule string // "" for accepted
+	}{
+		{strings.Repeat("k", 25), ""},
+		{strings.Repeat("k", 60), ""},
+		{"", "LA-NAME-02"},
+		{"a.b", "LA-NAME-03"},
+		{"a__b", "LA-NAME-04"},
+	} {
+		err := validateBladeKey(tc.key, fault.Set{})
+		if got := RuleOf(err); (err == nil) != (tc.rule == "") || got != tc.rule {
+			t.Errorf("validateBladeKey(%q): Expected: rule %q; Actual: %v", tc.key, tc.rule, err)
+		}
+	}
+}
