@@ -52,11 +52,15 @@ const (
 	// authorization code flow ([AgentOptions.OAuthRedirectURI]), which
 	// the document does not say is configurable (BL-OAU-04).
 	CapOAuthRedirect Capability = "oauth-redirect"
+	// CapHealth: the adapter reads a Blade session's health status per
+	// server ([HealthReader], [OpMCPHealth]); Blade's document names no
+	// API for it (BL-HC-04, interpretation B-04).
+	CapHealth Capability = "health"
 )
 
 // Capabilities lists every capability of the contract, in a stable order.
 var Capabilities = []Capability{
 	CapHome, CapListNormalize, CapSubagent, CapSandbox, CapDryRun, CapProjection,
 	CapContextRef, CapSessionDump, CapLogSinks, CapConcurrencyPolicy, CapInputRequired, CapClock,
-	CapConfirmation, CapOAuthEndpoints, CapOAuthRedirect,
+	CapConfirmation, CapHealth, CapOAuthEndpoints, CapOAuthRedirect,
 }
