@@ -20,7 +20,7 @@ func (w *world) registerAgentSteps(sc stepDefiner) {
 	sc.Step(`^the host creates the agent and sends "([^"]*)"$`, w.createsAgentAndSends)
 	sc.Step(`^the host sends "([^"]*)"$`, w.sends)
 	sc.Step(`^the host sends "([^"]*)" in the background$`, w.sendsInBackground)
-	sc.Step(`^the host registers "([^"]*)" in the background$`, w.registersInBackground)
+	sc.Step(`^the host registers "([^"]*)"(?: as "([^"]*)")?(?: with timeoutMs (\d+))? in the background$`, w.registersInBackground)
 	sc.Step(`^the host waits until the agent is idle, in the background$`, w.awaitsIdleInBackground)
 	sc.Step(`^the wait until the agent is idle is still running$`, w.idleWaitRunning)
 	sc.Step(`^the wait until the agent is idle ended after the latch "([^"]*)" was released$`, w.idleWaitEndedAfter)
@@ -104,23 +104,27 @@ func (w *world) sendsInBackground(ctx context.Context, prompt string) error {
 	})
 }
 
-// registersInBackground: When the host registers "p" in the background
-func (w *world) registersInBackground(ctx context.Context, name string) error {
+// registersInBackground: When the host registers "p" [as "s"] [with timeoutMs 3000] in the background
+func (w *world) registersInBackground(ctx context.Context, name, alias, timeoutMs string) error {
 	if err := w.needAgent(); err != nil {
 		return err
 	}
 	if err := w.need(adapter.OpRegister); err != nil {
 		return err
 	}
+	if alias == "" {
+		alias = name
+	}
 	e, err := w.entry(name)
 	if err != nil {
 		return err
 	}
+	e = withTimeoutMs(e, timeoutMs)
 	if err := w.snapshotList(ctx); err != nil {
 		return err
 	}
-	return w.inBackground(ctx, fmt.Sprintf("registering %q", name), func(ctx context.Context) error {
-		return w.agent.Register(ctx, name, e)
+	return w.inBackground(ctx, fmt.Sprintf("registering %q", alias), func(ctx context.Context) error {
+		return w.agent.Register(ctx, alias, e)
 	})
 }
 
@@ -220,13 +224,20 @@ func (w *world) registers(ctx context.Context, name, alias, timeoutMs string) er
 
 // registerWithTimeout registers an entry, adding timeoutMs when set.
 func (w *world) registerWithTimeout(ctx context.Context, alias string, e json.RawMessage, timeoutMs string) error {
-	if timeoutMs != "" {
-		var m map[string]any
-		_ = json.Unmarshal(e, &m)
-		m["timeoutMs"] = json.Number(timeoutMs)
-		e, _ = json.Marshal(m)
+	return w.register(ctx, alias, withTimeoutMs(e, timeoutMs))
+}
+
+// withTimeoutMs returns the entry e with timeoutMs set, or e itself when
+// timeoutMs is empty.
+func withTimeoutMs(e json.RawMessage, timeoutMs string) json.RawMessage {
+	if timeoutMs == "" {
+		return e
 	}
-	return w.register(ctx, alias, e)
+	var m map[string]any
+	_ = json.Unmarshal(e, &m)
+	m["timeoutMs"] = json.Number(timeoutMs)
+	e, _ = json.Marshal(m)
+	return e
 }
 
 // register registers an entry.

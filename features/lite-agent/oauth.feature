@@ -920,7 +920,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     Then it succeeds
     And "docs" received the refused call of the tool "search" exactly once more
 
-  @LA-OAU-38
+  @LA-OAU-38 @adapter-lacks:clock
   Scenario: a call that timed out is not sent again after a refresh
     Given the tool "search" of "docs" never answers
     And the host binds "docs" to OAuth with the provider "p" of "as"
@@ -929,6 +929,27 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the host registers "docs" with timeoutMs 2000
     And the host sends "go"
     And the protected server "docs" answers 401 to the next 1 request with a valid token
+    And the model calls "mcp__docs__fetch" with {}
+    And the host sends "again"
+    Then it succeeds
+    And "as" received 1 "refresh_token" grant
+    And "docs" received 1 call of the tool "search"
+    And the model received a tool result containing "ok"
+
+  # The same on the agent's clock, for an adapter that has it.
+  @LA-OAU-38 @adapter:clock
+  Scenario: a call that timed out on the agent's clock is not sent again after a refresh
+    Given the tool "search" of "docs" never answers
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the model calls "mcp__docs__search" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "docs" with timeoutMs 2000
+    And the host sends "go" in the background
+    And "docs" receives a call of the tool "search"
+    And the clock advances 2000 milliseconds
+    Then the background operation ends
+    When the protected server "docs" answers 401 to the next 1 request with a valid token
     And the model calls "mcp__docs__fetch" with {}
     And the host sends "again"
     Then it succeeds
