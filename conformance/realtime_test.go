@@ -61,6 +61,7 @@ func TestRealTimeVariants(t *testing.T) {
 		{string(fault.RetryOnce), []fault.Fault{fault.RetryOnce}},
 		{string(fault.NoEndHookOnFailure), []fault.Fault{fault.NoEndHookOnFailure}},
 		{string(fault.KeepFailedEntry), []fault.Fault{fault.KeepFailedEntry}},
+		{string(fault.ExchangeLateCode), []fault.Fault{fault.ExchangeLateCode}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

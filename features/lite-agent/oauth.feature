@@ -101,8 +101,28 @@ Feature: OAuth login and token refresh (LA-OAU)
 
     Examples:
       | end          | action                                        |
-      | the deadline | the signal of authorize() is aborted          |
       | close()      | the host closes the agent                     |
+
+    @adapter-lacks:clock
+    Examples: in real time
+      | end          | action                                        |
+      | the deadline | the signal of authorize() is aborted          |
+
+  @LA-OAU-05 @adapter:clock
+  Scenario: a code that arrives after the deadline on the agent's clock is never redeemed
+    Given the host binds "docs" to OAuth with the provider "p" of "as"
+    And the binding of "docs" has timeoutMs 1500
+    And the host's authorize() ignores its signal and returns the callback after it was aborted
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "docs" in the background
+    And the host's authorize() is called
+    And the clock advances 1500 milliseconds
+    And the signal of authorize() is aborted
+    Then the background operation ends within 5 seconds
+    And the host's authorize() returned its callback
+    And "as" received no "authorization_code" grant
+    And the provider "p" was never asked to "saveTokens"
 
   # 「去掉了由 lite-agent 管理的 state、redirectToAuthorization 和暂未支持的 DPoP」
   @LA-OAU-07
