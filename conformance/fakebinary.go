@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"debug/buildinfo"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,38 +22,53 @@ import (
 const fakeBinaryName = "mcpconform-fake"
 
 // defaultFakeCommand is the command that runs the stdio fakes when
-// [Options.FakeCommand] is not set: [fakeBinary] of the running
-// executable, decided once per process.
+// [Options.FakeCommand] is not set, decided once per process:
+// [fakeBinary] beside the running executable, or else the executable
+// itself when it serves the fakes ([mcpfake.Main]).
 var defaultFakeCommand = sync.OnceValues(func() ([]string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("conformance: cannot find the running executable to serve stdio fakes: %w", err)
 	}
-	return []string{fakeBinary(exe)}, nil
+	return fakeCommandFor(exe, mcpfake.Served())
 })
 
-// fakeBinary returns the mcpconform-fake beside exe when it is a regular
-// executable file that runs the same fakes as exe: the same build
-// ([sameBuild]) and the same sources of the fakes ([fakes.Digest], which it
-// prints when asked). Otherwise it returns exe itself: a fake from another
-// build could behave otherwise than the runner expects. A fake process of
-// the small binary costs about a quarter of the CPU of one of exe, which
-// links the runner, godog, fosite and the reference besides.
-func fakeBinary(exe string) string {
+// fakeCommandFor is [defaultFakeCommand] for the executable exe, which
+// serves the fakes itself when served is true.
+func fakeCommandFor(exe string, served bool) ([]string, error) {
+	if sibling, ok := fakeBinary(exe); ok {
+		return []string{sibling}, nil
+	}
+	if !served {
+		return nil, &UsageError{Msg: fmt.Sprintf("no command serves the stdio fakes: %q has no %s of the same build beside it "+
+			"and does not call mcpfake.Main (call it first in main or TestMain, or set Options.FakeCommand)",
+			exe, fakeBinaryName)}
+	}
+	return []string{exe}, nil
+}
+
+// fakeBinary returns the mcpconform-fake beside exe, and true, when it is
+// a regular executable file that runs the same fakes as exe: the same
+// build ([sameBuild]) and the same sources of the fakes ([fakes.Digest],
+// which it prints when asked). A fake from another build could behave
+// otherwise than the runner expects. A fake process of the small binary
+// costs about a quarter of the CPU of one of exe, which links the runner,
+// godog, fosite and the reference besides.
+func fakeBinary(exe string) (string, bool) {
 	sibling := filepath.Join(filepath.Dir(exe), fakeBinaryName)
 	st, err := os.Stat(sibling)
 	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
-		return exe
+		return "", false
 	}
 	runner, err := buildinfo.ReadFile(exe)
 	if err != nil {
-		return exe
+		return "", false
 	}
 	fake, err := buildinfo.ReadFile(sibling)
 	if err != nil || !sameBuild(runner, fake) || siblingDigest(sibling) != fakes.Digest() {
-		return exe
+		return "", false
 	}
-	return sibling
+	return sibling, true
 }
 
 // siblingDigest asks the fake binary at path for its [fakes.Digest],

@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/fakes"
@@ -73,45 +75,61 @@ func TestSameBuild(t *testing.T) {
 	}
 }
 
-// TestFakeBinaryNeedsASibling shows that without a mcpconform-fake beside
-// it, or with one that is no build at all, the runner serves the fakes
-// itself.
-func TestFakeBinaryNeedsASibling(t *testing.T) {
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "mcpconform")
-	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if got := fakeBinary(exe); got != exe {
-		t.Errorf("no sibling:\nExpected: %s\nActual:   %s", exe, got)
-	}
-	if err := os.WriteFile(filepath.Join(dir, fakeBinaryName), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if got := fakeBinary(exe); got != exe {
-		t.Errorf("a sibling that is no Go build:\nExpected: %s\nActual:   %s", exe, got)
-	}
-}
-
-// TestFakeBinaryOfTheSameBuild shows that a fake binary of the same build
-// beside the runner is taken: the test binary, which serves the fakes
-// too, as both the runner and its sibling.
-func TestFakeBinaryOfTheSameBuild(t *testing.T) {
+// TestFakeCommandFor shows which command serves the stdio fakes: the
+// mcpconform-fake beside the runner when it is of the same build; else the
+// runner itself, but only when it calls mcpfake.Main; else a usage error
+// that says what to do, instead of a binary restarted into its own main.
+func TestFakeCommandFor(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	exe, sibling := filepath.Join(dir, "mcpconform"), filepath.Join(dir, fakeBinaryName)
-	for _, p := range []string{exe, sibling} {
+	script := func(dir, name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	link := func(dir, name string) string {
+		p := filepath.Join(dir, name)
 		if err := os.Link(self, p); err != nil {
 			t.Skipf("cannot link the test binary into %s: %v", dir, err)
 		}
+		return p
 	}
-	if got := fakeBinary(exe); got != sibling {
-		t.Errorf("Expected: %s\nActual:   %s", sibling, got)
+	for _, tc := range []struct {
+		name    string
+		sibling func(dir string) // puts (or not) a mcpconform-fake beside the runner
+		served  bool
+		want    string // "exe", "sibling", or "" for the usage error
+	}{
+		{"no sibling, the runner serves", func(string) {}, true, "exe"},
+		{"no sibling, the runner does not serve", func(string) {}, false, ""},
+		{"a sibling that is no Go build", func(dir string) { script(dir, fakeBinaryName) }, true, "exe"},
+		{"a sibling that is no Go build, the runner does not serve", func(dir string) { script(dir, fakeBinaryName) }, false, ""},
+		{"a sibling of the same build", func(dir string) { link(dir, fakeBinaryName) }, false, "sibling"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			exe := link(dir, "mcpconform")
+			tc.sibling(dir)
+			got, err := fakeCommandFor(exe, tc.served)
+			switch tc.want {
+			case "":
+				var u *UsageError
+				if !errors.As(err, &u) || !strings.Contains(err.Error(), "mcpfake.Main") || !strings.Contains(err.Error(), exe) {
+					t.Fatalf("Expected: a usage error naming %s and mcpfake.Main\nActual:   %v, %v", exe, got, err)
+				}
+			default:
+				want := map[string]string{"exe": exe, "sibling": filepath.Join(dir, fakeBinaryName)}[tc.want]
+				if err != nil || len(got) != 1 || got[0] != want {
+					t.Fatalf("Expected: [%s]\nActual:   %v, %v", want, got, err)
+				}
+			}
+		})
 	}
-	if got := siblingDigest(sibling); got != fakes.Digest() {
-		t.Errorf("the sibling's digest:\nExpected: %s\nActual:   %q", fakes.Digest(), got)
+	if got := siblingDigest(self); got != fakes.Digest() {
+		t.Errorf("the test binary's digest:\nExpected: %s\nActual:   %q", fakes.Digest(), got)
 	}
 }

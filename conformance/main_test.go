@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"io"
 	"log"
 	"os"
@@ -16,7 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/internal/hollow"
 )
 
-// The test binary's own modes, besides the stdio fakes of fakeproc.go:
+// The test binary's own modes, besides the stdio fakes (mcpfake.Main):
 //
 //	<test binary> __serve-reference
 //	<test binary> __corrupt <corruption> -- <adapter command...>
@@ -39,6 +40,7 @@ const (
 //	<test binary> __serve-reference       the reference (serveReference)
 //	<test binary> __corrupt NAME -- CMD   the corrupting proxy in front of CMD (package corrupt)
 func TestMain(m *testing.M) {
+	mcpfake.Main() // the stdio fakes the scenarios hand implementations
 	log.SetOutput(io.Discard)
 	if len(os.Args) == 3 && os.Args[1] == "hollow-adapter" {
 		claims, ok := hollow.ClaimsNamed(os.Args[2])

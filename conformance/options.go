@@ -43,8 +43,8 @@ type Options struct {
 	// fake's own arguments. Empty means the mcpconform-fake binary beside
 	// the running executable when it comes from the same build
 	// (fakebinary.go), and otherwise the running executable itself, which
-	// serves the fake through [mcpfake.Subcommand] because this package
-	// hooks it (see fakeproc.go).
+	// must then call [mcpfake.Main] first in main or TestMain: [Run]
+	// refuses to start, saying so, when it does not.
 	FakeCommand []string
 	// T, if set, runs every scenario as a subtest of T.
 	T *testing.T
@@ -116,7 +116,7 @@ func (o Options) withDefaults() (Options, error) {
 	if len(o.FakeCommand) == 0 {
 		cmd, err := defaultFakeCommand()
 		if err != nil {
-			return o, fmt.Errorf("conformance: cannot find the running executable to serve stdio fakes: %w", err)
+			return o, err
 		}
 		o.FakeCommand = slices.Clone(cmd)
 	}

@@ -25,7 +25,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mcpconform-fake: serves the fakes of a mcpconform run; it is started by the runner, not by hand")
 		code = 2
 	}
-	// syscall.Exit, as package conformance's dispatch does: no delay
-	// added under the race detector.
+	// syscall.Exit, as mcpfake.Main does: no delay added under the
+	// race detector.
 	syscall.Exit(code)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"io"
 	"log"
 	"os"
@@ -18,6 +19,7 @@ import (
 // targets can name it as their adapter command, and as the adapter that
 // implements nothing (`hollow-adapter CLAIMS`, package hollow).
 func TestMain(m *testing.M) {
+	mcpfake.Main()            // the stdio fakes the scenarios hand implementations
 	log.SetOutput(io.Discard) // see main
 	if len(os.Args) > 1 && os.Args[1] == "adapter" {
 		os.Exit(runCLI(context.Background(), os.Args[1:], os.Stdout, os.Stderr))

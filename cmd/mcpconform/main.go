@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"io"
 	"log"
 	"os"
@@ -19,6 +20,8 @@ import (
 )
 
 func main() {
+	// First: restarted with a fake's subcommand, this binary is that fake.
+	mcpfake.Main()
 	// Only net/http writes to the standard logger here, about a server
 	// misbehaving on purpose (a body longer than its Content-Length); the
 	// scenarios judge that themselves, and the line would quote the body.

@@ -3,6 +3,7 @@ package rpcadapter_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
 	"io"
 	"log"
 	"os"
@@ -24,6 +25,7 @@ import (
 // The hostile tests' other helpers run as `<test binary> HELPER ARGS`
 // (helpers, in hostile_test.go).
 func TestMain(m *testing.M) {
+	mcpfake.Main() // the stdio fakes the scenarios hand implementations
 	// Only net/http writes to the standard logger, about the fakes'
 	// deliberate misbehaviour.
 	log.SetOutput(io.Discard)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpconform/mcpconform/internal/tailbuf"
 	"io"
 	"os"
 	"os/exec"
@@ -190,7 +191,7 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 		return nil, &adapter.Failure{Op: "starting the adapter", Reason: fmt.Sprintf("%q does not start: %v", strings.Join(t.Command, " "), err)}
 	}
 	p := &process{target: t, cmd: cmd, stdin: stdin, stdout: outR, stderrPipe: errR, pipes: []uint64{inode(outR), inode(errR)},
-		stderr: newRing(64 << 10), traffic: newLines(30), hosts: map[string]adapter.Host{},
+		stderr: tailbuf.New(64 << 10), traffic: newLines(30), hosts: map[string]adapter.Host{},
 		exited: make(chan struct{}), connDone: make(chan struct{}), stderrDone: make(chan struct{})}
 	p.conn = NewConn(outR, stdin, p.handle)
 	p.conn.Observe = p.observe
@@ -224,7 +225,7 @@ type process struct {
 	stderrPipe *os.File
 	pipes      []uint64 // their inodes
 	conn       *Conn
-	stderr     *ring
+	stderr     *tailbuf.Buffer
 	traffic    *lines
 	info       adapter.Info
 	unknown    []string      // what the handshake declared that the runner does not know

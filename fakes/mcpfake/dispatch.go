@@ -16,9 +16,9 @@ const DigestSubcommand = "__mcpconform-fake-digest"
 // name with their first element, one of [Subcommand], [SandboxSubcommand],
 // [GrandchildSubcommand] and [DigestSubcommand], and returns its exit code and true; it
 // returns false, running nothing, for any other arguments. Every binary
-// that serves as the fakes calls it first: the mcpconform binary and the
-// conformance test binaries (package conformance's init), and
-// mcpconform-fake, the small binary that does nothing else.
+// that serves as the fakes calls it first, through [Main] (the mcpconform
+// binary, the test binaries that run the suite) or directly
+// (mcpconform-fake, the small binary that does nothing else).
 func Dispatch(args []string) (int, bool) {
 	if len(args) == 0 {
 		return 0, false

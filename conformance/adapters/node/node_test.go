@@ -17,6 +17,12 @@ import (
 
 // nodeTarget is the stub adapter, or a skip when Node.js 20+ is missing.
 func nodeTarget(t *testing.T) *rpcadapter.Target {
+	return &rpcadapter.Target{Command: nodeCommand(t, "stub-adapter.mjs")}
+}
+
+// nodeCommand runs the script of this directory with Node.js, or skips
+// the test when Node.js 20+ is missing.
+func nodeCommand(t *testing.T, script string) []string {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed; the Node.js adapter needs Node.js 20 or later")
@@ -25,11 +31,11 @@ func nodeTarget(t *testing.T) *rpcadapter.Target {
 	if err != nil || strings.TrimSpace(string(out)) != "true" {
 		t.Skipf("node is older than 20 (%s)", out)
 	}
-	script, err := filepath.Abs("stub-adapter.mjs")
+	path, err := filepath.Abs(script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rpcadapter.Target{Command: []string{node, script}}
+	return []string{node, path}
 }
 
 // rulesOf lists the rule IDs of areas.
@@ -47,10 +53,19 @@ func rulesOf(areas ...string) []string {
 
 // TestNodeStubPassesNamingAndConfiguration runs the naming and
 // configuration scenarios, plus the unregister scenarios, against the Node
-// stub: nothing fails, and what the stub does not declare is skipped,
-// naming the missing operation or capability.
+// stub, through its adapter and through the minimal adapter of
+// spec/adapter-protocol.md: nothing fails, and what the adapter does not
+// declare is skipped, naming the missing operation or capability.
 func TestNodeStubPassesNamingAndConfiguration(t *testing.T) {
-	target := nodeTarget(t)
+	for _, script := range []string{"stub-adapter.mjs", "minimal-adapter.mjs"} {
+		t.Run(script, func(t *testing.T) {
+			t.Parallel()
+			passesNamingAndConfiguration(t, &rpcadapter.Target{Command: nodeCommand(t, script)})
+		})
+	}
+}
+
+func passesNamingAndConfiguration(t *testing.T, target *rpcadapter.Target) {
 	rules := append(rulesOf("LA-NAME", "LA-CFG"), "LA-REG-06", "LA-REG-12")
 	rep, err := conformance.Run(context.Background(), conformance.Options{Target: target, Rules: rules})
 	if err != nil {
@@ -77,7 +92,7 @@ func TestNodeStubPassesNamingAndConfiguration(t *testing.T) {
 	if skippedForOperation == 0 {
 		t.Error("no scenario was skipped for the undeclared agent/unregister")
 	}
-	t.Logf("Node stub: %+v", rep.Summary)
+	t.Logf("%s: %+v", target.Command[1], rep.Summary)
 }
 
 // TestNodeStubPassesTheAdapterCheck runs `mcpconform adapter check`'s probes

@@ -1,0 +1,15 @@
+package node_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+)
+
+// TestMain makes the test binary serve the stdio fakes that the scenarios
+// hand the stub to spawn (mcpfake.Main), then runs the tests.
+func TestMain(m *testing.M) {
+	mcpfake.Main()
+	os.Exit(m.Run())
+}
