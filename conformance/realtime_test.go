@@ -62,6 +62,7 @@ func TestRealTimeVariants(t *testing.T) {
 		{string(fault.NoEndHookOnFailure), []fault.Fault{fault.NoEndHookOnFailure}},
 		{string(fault.KeepFailedEntry), []fault.Fault{fault.KeepFailedEntry}},
 		{string(fault.ExchangeLateCode), []fault.Fault{fault.ExchangeLateCode}},
+		{string(fault.NoReap), []fault.Fault{fault.NoReap}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

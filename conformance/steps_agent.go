@@ -26,7 +26,9 @@ func (w *world) registerAgentSteps(sc stepDefiner) {
 	sc.Step(`^the wait until the agent is idle ended after the latch "([^"]*)" was released$`, w.idleWaitEndedAfter)
 	sc.Step(`^the host registers "([^"]*)"(?: as "([^"]*)")?(?: with timeoutMs (\d+))?$`, w.registers)
 	sc.Step(`^the host unregisters "([^"]*)"$`, w.unregisters)
+	sc.Step(`^the host unregisters "([^"]*)" in the background$`, w.unregistersInBackground)
 	sc.Step(`^the host closes the agent$`, w.closesAgent)
+	sc.Step(`^the host closes the agent in the background$`, w.closesAgentInBackground)
 	sc.Step(`^the host lists the servers(?: (\d+) times)?$`, w.lists)
 	sc.Step(`^"([^"]*)" is declared as "([^"]*)" through `+sourceAlt+`(?: at the host "([^"]*)")?$`, w.declaredThrough)
 	sc.Step(`^the entry (\{.*\}) is declared as "([^"]*)" through `+sourceAlt+`$`, w.entryDeclaredThrough)
@@ -130,10 +132,14 @@ func (w *world) registersInBackground(ctx context.Context, name, alias, timeoutM
 
 // inBackground starts an operation that runs while other steps go on; it
 // lives as long as the scenario, bounded by three step timeouts, or until
-// the host aborts it.
+// the host aborts it. One runs at a time.
 func (w *world) inBackground(ctx context.Context, what string, op func(context.Context) error) error {
 	if w.bg != nil {
-		return fmt.Errorf("an operation already runs in the background")
+		select {
+		case <-w.bg.done: // it ended: the next one takes its place
+		default:
+			return fmt.Errorf("an operation already runs in the background")
+		}
 	}
 	w.bg = w.startBackground(ctx, what, op)
 	return nil
@@ -269,6 +275,35 @@ func (w *world) changeRegistry(ctx context.Context, op adapter.Operation, what s
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	return w.timed(what, func() error { return change(sctx) })
+}
+
+// unregistersInBackground: When the host unregisters "p" in the background
+func (w *world) unregistersInBackground(ctx context.Context, alias string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpUnregister); err != nil {
+		return err
+	}
+	if err := w.snapshotList(ctx); err != nil {
+		return err
+	}
+	return w.inBackground(ctx, fmt.Sprintf("unregistering %q", alias), func(ctx context.Context) error {
+		return w.agent.Unregister(ctx, alias)
+	})
+}
+
+// closesAgentInBackground: When the host closes the agent in the background
+func (w *world) closesAgentInBackground(ctx context.Context) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpClose); err != nil {
+		return err
+	}
+	return w.inBackground(ctx, "closing the agent", func(ctx context.Context) error {
+		return closeWithin(ctx, w.agent)
+	})
 }
 
 // closesAgent: When the host closes the agent
