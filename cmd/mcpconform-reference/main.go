@@ -1,8 +1,9 @@
 // Command mcpconform-reference serves the reference implementation over
 // the adapter protocol on stdin/stdout, as `mcpconform adapter
 // serve-reference` does, from a binary that links only the reference and
-// the protocol: a process of it starts in a fifth of the CPU time of one
-// of the CLI, and a run through the protocol starts one per scenario.
+// the protocol: a process of it starts and stops in less than half the CPU
+// time of one of the CLI (BenchmarkAdapterStart), and a run through the
+// protocol starts one per scenario.
 //
 //	mcpconform run --target 'cmd:bin/mcpconform-reference [--mutate RULE/what,...]'
 package main

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,13 @@ func benchSuite(b *testing.B, target adapter.Target) {
 			b.Fatal(err)
 		}
 		if !rep.OK() {
-			b.Fatalf("the reference failed: %+v", rep.Summary)
+			var failed []string
+			for _, s := range rep.Scenarios {
+				if s.Status == conformance.StatusFailed {
+					failed = append(failed, s.ID+": "+s.Error)
+				}
+			}
+			b.Fatalf("the reference failed: %+v\n%s", rep.Summary, strings.Join(failed, "\n"))
 		}
 		scenarios += len(rep.Scenarios)
 	}
