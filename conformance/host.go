@@ -46,6 +46,8 @@ type host struct {
 	permits       map[string]string
 	permitDefault string
 	permissions   []adapter.PermissionRequest
+	// inproc serves Blade in-process tool handlers (steps_blade_inprocess.go).
+	inproc inProcessHost
 }
 
 // modelTurn computes one scripted model answer from the request it
@@ -110,6 +112,8 @@ func (h *host) arrive(req any) any {
 		return h.arriveProvider(r)
 	case adapter.PermissionRequest:
 		return h.arrivePermission(r)
+	case adapter.InProcessToolRequest:
+		return h.arriveInProcessTool(r)
 	}
 	return nil
 }

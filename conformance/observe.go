@@ -355,6 +355,7 @@ var lateNames = map[adapter.Callback]string{
 	adapter.CallModel: "a model request", adapter.CallApprove: "an approval request", adapter.CallEvent: "an event",
 	adapter.CallHook: "a hook", adapter.CallValidate: "a validate() call", adapter.CallExecute: "an execute() call",
 	adapter.CallAuthorize: "an authorize() call", adapter.CallPermission: "a permission callback",
+	adapter.CallInProcessTool: "an in-process tool handler",
 }
 
 // arrive is the host's arrive, unless the callback is late: then it is
@@ -380,6 +381,8 @@ func (v *hostView) arrive(cb adapter.Callback, req any) any {
 		return answer("", errAfterClose)
 	case adapter.PermissionRequest:
 		return answer("deny", errAfterClose)
+	case adapter.InProcessToolRequest:
+		return answer[json.RawMessage](nil, errAfterClose)
 	}
 	return nil
 }
@@ -428,6 +431,11 @@ func (v *hostView) Provider(ctx context.Context, call adapter.ProviderCall) (jso
 // Permission implements [adapter.Host].
 func (v *hostView) Permission(ctx context.Context, req adapter.PermissionRequest) (string, error) {
 	return serve[string](ctx, func() any { return v.arrive(adapter.CallPermission, req) })
+}
+
+// InProcessTool implements [adapter.InProcessHost].
+func (v *hostView) InProcessTool(ctx context.Context, req adapter.InProcessToolRequest) (json.RawMessage, error) {
+	return serve[json.RawMessage](ctx, func() any { return v.arrive(adapter.CallInProcessTool, req) })
 }
 
 // jsonText is v as JSON text without HTML escaping, so that planted

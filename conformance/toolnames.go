@@ -74,6 +74,13 @@ func (a *renamingAdapter) Console() string {
 	return ""
 }
 
+func (a *renamingAdapter) ImplementationPID() int {
+	if o, ok := a.Adapter.(adapter.ProcessOwner); ok {
+		return o.ImplementationPID()
+	}
+	return 0
+}
+
 func (a *renamingAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
 	n := &toolNamesOf{naming: a.naming}
 	var servers map[string]json.RawMessage
@@ -123,6 +130,13 @@ func (n *toolNamesOf) exposed(canonical string) string { return n.naming.Exposed
 type renamingHost struct {
 	adapter.Host
 	n *toolNamesOf
+}
+
+func (h *renamingHost) InProcessTool(ctx context.Context, req adapter.InProcessToolRequest) (json.RawMessage, error) {
+	if ih, ok := h.Host.(adapter.InProcessHost); ok {
+		return ih.InProcessTool(ctx, req)
+	}
+	return nil, adapter.Errorf(adapter.KindUnsupported, "the host serves no in-process tool handlers")
 }
 
 func (h *renamingHost) Model(ctx context.Context, req adapter.ModelRequest) (adapter.ModelResponse, error) {

@@ -66,6 +66,7 @@ type world struct {
 	archiveState    // steps_archive.go
 	projectionState // steps_projection.go
 	oauthState      // oauthworld.go
+	inProcessState  // steps_blade_inprocess.go
 
 	assertions int    // how many checks the steps made
 	positives  int    // Then steps that passed observing an effect (observes)
@@ -314,6 +315,9 @@ func (w *world) entry(name string) (json.RawMessage, error) {
 	if err := w.materialize(f); err != nil {
 		return nil, err
 	}
+	if f.transport == transportInProcess {
+		return w.inProcessEntry(f)
+	}
 	var e map[string]any
 	if f.transport == "sse" {
 		e = map[string]any{"type": "sse", "url": f.url}
@@ -404,6 +408,7 @@ func (w *world) createAgent(ctx context.Context) error {
 	if err := w.openAdapter(ctx); err != nil {
 		return err
 	}
+	w.watchBaseline()
 	opts := w.opts
 	mcp, err := w.option.render(w)
 	if err != nil {

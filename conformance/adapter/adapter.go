@@ -255,3 +255,47 @@ type ExecuteRequest struct {
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input"`
 }
+
+// InProcessToolRequest is one run of the handler of a tool of a Blade
+// in-process server (createSdkMcpServer, BL-INP): the server's name (as
+// createSdkMcpServer got it), the tool's name, the arguments the handler
+// received, verbatim, and the process the handler ran in (process.pid).
+type InProcessToolRequest struct {
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	PID       int             `json:"pid"`
+}
+
+// InProcessHost is implemented by hosts that serve the handlers of Blade
+// in-process tools: an adapter makes every handler of an in-process
+// server in its [AgentOptions.MCPServers] a call of InProcessTool, and
+// returns what it answers (an McpToolCallResponse, {"content": [...],
+// "isError"?: bool}) as the handler's response. An error answer is the
+// handler throwing.
+type InProcessHost interface {
+	InProcessTool(ctx context.Context, req InProcessToolRequest) (json.RawMessage, error)
+}
+
+// ProcessOwner is implemented by adapters that know the process the
+// implementation runs in: an adapter process's own PID, or the runner's
+// for an implementation in the runner's process. The runner compares it
+// with the PID in-process handlers report (BL-INP-06) and watches the
+// processes it starts (BL-INP-05).
+type ProcessOwner interface {
+	ImplementationPID() int
+}
+
+// ServerHealth is one server's health status in a Blade session: healthy,
+// degraded, unhealthy, checking or disabled (BL-HC-04), the
+// implementation's word verbatim.
+type ServerHealth struct {
+	Name   string `json:"name"`
+	Health string `json:"health"`
+}
+
+// HealthReader is implemented by Blade sessions whose adapter can read
+// the health status of their servers ([OpMCPHealth], [CapHealth]).
+type HealthReader interface {
+	MCPHealth(ctx context.Context) ([]ServerHealth, error)
+}

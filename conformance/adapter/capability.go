@@ -42,11 +42,15 @@ const (
 	// [Host.Approve] (BL-PERM-04; Blade's document names no confirmation
 	// API).
 	CapConfirmation Capability = "confirmation"
+	// CapHealth: the adapter reads a Blade session's health status per
+	// server ([HealthReader], [OpMCPHealth]); Blade's document names no
+	// API for it (BL-HC-04, interpretation B-04).
+	CapHealth Capability = "health"
 )
 
 // Capabilities lists every capability of the contract, in a stable order.
 var Capabilities = []Capability{
 	CapHome, CapListNormalize, CapSubagent, CapSandbox, CapDryRun, CapProjection,
 	CapContextRef, CapSessionDump, CapLogSinks, CapConcurrencyPolicy, CapInputRequired, CapClock,
-	CapConfirmation,
+	CapConfirmation, CapHealth,
 }

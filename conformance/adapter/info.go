@@ -87,12 +87,15 @@ const (
 	OpMCPDisconnect Operation = "agent/mcpDisconnect"
 	OpMCPReconnect  Operation = "agent/mcpReconnect"
 	OpMCPListTools  Operation = "agent/mcpListTools"
+	// OpMCPHealth reads a Blade session's health status per server
+	// ([HealthReader], capability health).
+	OpMCPHealth Operation = "agent/mcpHealth"
 )
 
 // Operations lists every operation, in a stable order.
 var Operations = []Operation{OpCreate, OpSend, OpRegister, OpUnregister, OpList, OpAwaitIdle, OpClose,
 	OpAdvanceClock, OpLogs, OpRun, OpSubagent, OpProject,
-	OpMCPStatus, OpMCPConnect, OpMCPDisconnect, OpMCPReconnect, OpMCPListTools}
+	OpMCPStatus, OpMCPConnect, OpMCPDisconnect, OpMCPReconnect, OpMCPListTools, OpMCPHealth}
 
 // Implements reports whether the adapter declared operation op.
 func (i Info) Implements(op Operation) bool { return slices.Contains(i.Operations, op) }

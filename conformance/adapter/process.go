@@ -25,6 +25,9 @@ const (
 	CallAuthorize  Callback = "authorize"  // [Host.Authorize], with an [AuthorizeRequest]
 	CallProvider   Callback = "provider"   // [Host.Provider], with a [ProviderCall]
 	CallPermission Callback = "permission" // [Host.Permission], with a [PermissionRequest]
+	// CallInProcessTool is [InProcessHost.InProcessTool], with an
+	// [InProcessToolRequest].
+	CallInProcessTool Callback = "inProcessTool"
 )
 
 // ArrivalRecorder is implemented by hosts that record their callbacks in

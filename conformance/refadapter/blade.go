@@ -25,7 +25,7 @@ func (a *refAdapter) newSession(ctx context.Context, opts adapter.AgentOptions, 
 	}
 	fault.Inject(&so, a.faults)
 	if len(opts.MCPServers) > 0 {
-		servers, err := blade.DecodeServers(opts.MCPServers)
+		servers, err := a.bladeServers(ctx, opts.MCPServers, host)
 		if err != nil {
 			return nil, contractError(err)
 		}
@@ -78,6 +78,15 @@ func (g *session) MCPStatus(context.Context) ([]adapter.BladeServerStatus, error
 			bs.ConnectedAt = st.ConnectedAt.UTC().Format(time.RFC3339Nano)
 		}
 		out = append(out, bs)
+	}
+	return out, nil
+}
+
+// MCPHealth implements [adapter.HealthReader].
+func (g *session) MCPHealth(context.Context) ([]adapter.ServerHealth, error) {
+	out := []adapter.ServerHealth{}
+	for _, h := range g.s.MCPHealth() {
+		out = append(out, adapter.ServerHealth{Name: h.Name, Health: string(h.Health)})
 	}
 	return out, nil
 }

@@ -49,7 +49,7 @@ func (t Target) Info(ctx context.Context) (adapter.Info, error) {
 		Systems:        []adapter.System{adapter.LiteAgent, adapter.Blade},
 		Capabilities: []adapter.Capability{adapter.CapHome, adapter.CapListNormalize, adapter.CapSandbox,
 			adapter.CapClock, adapter.CapLogSinks, adapter.CapSubagent, adapter.CapDryRun, adapter.CapProjection,
-			adapter.CapContextRef, adapter.CapConcurrencyPolicy, adapter.CapConfirmation},
+			adapter.CapContextRef, adapter.CapConcurrencyPolicy, adapter.CapConfirmation, adapter.CapHealth},
 		Operations:  adapter.Operations,
 		Concurrency: "sequential",
 	}, nil
@@ -326,6 +326,10 @@ func closeWithin(ctx context.Context, close func() error) error {
 func contractError(err error) error {
 	if err == nil {
 		return nil
+	}
+	var ae *adapter.Error
+	if errors.As(err, &ae) {
+		return err // already the contract's
 	}
 	var re *reference.Error
 	if !errors.As(err, &re) {

@@ -35,15 +35,16 @@ func paramsOf[P any](get func(P) (string, any)) func(json.RawMessage) (string, a
 
 // callbacks are the host/* methods of the protocol.
 var callbacks = map[string]callback{
-	MethodModel:      {adapter.CallModel, paramsOf(func(p ModelParams) (string, any) { return p.AgentID, p.Request })},
-	MethodApprove:    {adapter.CallApprove, paramsOf(func(p ApproveParams) (string, any) { return p.AgentID, p.Request })},
-	MethodEvent:      {adapter.CallEvent, paramsOf(func(p EventParams) (string, any) { return p.AgentID, p.Event })},
-	MethodHook:       {adapter.CallHook, paramsOf(func(p HookParams) (string, any) { return p.AgentID, p.Hook })},
-	MethodValidate:   {adapter.CallValidate, paramsOf(func(p ValidateParams) (string, any) { return p.AgentID, p.Request })},
-	MethodExecute:    {adapter.CallExecute, paramsOf(func(p ExecuteParams) (string, any) { return p.AgentID, p.Request })},
-	MethodAuthorize:  {adapter.CallAuthorize, paramsOf(func(p AuthorizeParams) (string, any) { return p.AgentID, p.Request })},
-	MethodProvider:   {adapter.CallProvider, paramsOf(func(p ProviderParams) (string, any) { return p.AgentID, p.Call })},
-	MethodPermission: {adapter.CallPermission, paramsOf(func(p PermissionParams) (string, any) { return p.AgentID, p.Request })},
+	MethodModel:         {adapter.CallModel, paramsOf(func(p ModelParams) (string, any) { return p.AgentID, p.Request })},
+	MethodApprove:       {adapter.CallApprove, paramsOf(func(p ApproveParams) (string, any) { return p.AgentID, p.Request })},
+	MethodEvent:         {adapter.CallEvent, paramsOf(func(p EventParams) (string, any) { return p.AgentID, p.Event })},
+	MethodHook:          {adapter.CallHook, paramsOf(func(p HookParams) (string, any) { return p.AgentID, p.Hook })},
+	MethodValidate:      {adapter.CallValidate, paramsOf(func(p ValidateParams) (string, any) { return p.AgentID, p.Request })},
+	MethodExecute:       {adapter.CallExecute, paramsOf(func(p ExecuteParams) (string, any) { return p.AgentID, p.Request })},
+	MethodAuthorize:     {adapter.CallAuthorize, paramsOf(func(p AuthorizeParams) (string, any) { return p.AgentID, p.Request })},
+	MethodProvider:      {adapter.CallProvider, paramsOf(func(p ProviderParams) (string, any) { return p.AgentID, p.Call })},
+	MethodPermission:    {adapter.CallPermission, paramsOf(func(p PermissionParams) (string, any) { return p.AgentID, p.Request })},
+	MethodInProcessTool: {adapter.CallInProcessTool, paramsOf(func(p InProcessToolParams) (string, any) { return p.AgentID, p.Request })},
 }
 
 // arrival is a host callback as it arrived.
@@ -120,6 +121,12 @@ func (p *process) handle(ctx context.Context, method string, params json.RawMess
 	case adapter.PermissionRequest:
 		d, err := h.Permission(ctx, req)
 		return PermissionResult{Decision: d}, err
+	case adapter.InProcessToolRequest:
+		ih, ok := h.(adapter.InProcessHost)
+		if !ok {
+			return nil, &adapter.Error{Kind: adapter.KindUnsupported, Message: "the runner's host serves no in-process tool handlers"}
+		}
+		return ih.InProcessTool(ctx, req)
 	}
 	return nil, &adapter.Error{Kind: adapter.KindInternal, Message: fmt.Sprintf("the runner cannot serve %s", method)}
 }

@@ -23,6 +23,8 @@ const (
 	MethodAuthorize  = "host/authorize"
 	MethodProvider   = "host/provider"
 	MethodPermission = "host/permission"
+	// MethodInProcessTool is one run of a Blade in-process tool's handler.
+	MethodInProcessTool = "host/inProcessTool"
 )
 
 // Peer names one side of the connection in the handshake.
@@ -235,4 +237,15 @@ type PermissionParams struct {
 // PermissionResult is the result of host/permission.
 type PermissionResult struct {
 	Decision string `json:"decision"`
+}
+
+// InProcessToolParams are the params of host/inProcessTool.
+type InProcessToolParams struct {
+	AgentID string                       `json:"agentId"`
+	Request adapter.InProcessToolRequest `json:"request"`
+}
+
+// MCPHealthResult is the result of agent/mcpHealth.
+type MCPHealthResult struct {
+	Servers []adapter.ServerHealth `json:"servers"`
 }

@@ -145,6 +145,16 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 			t = []adapter.ToolInfo{}
 		}
 		return MCPListToolsResult{Tools: t}, err
+	case adapter.OpMCPHealth:
+		hr, ok := g.(adapter.HealthReader)
+		if !ok {
+			return nil, &adapter.Error{Kind: adapter.KindUnsupported, Message: "the agent cannot read its servers' health"}
+		}
+		h, err := hr.MCPHealth(ctx)
+		if h == nil {
+			h = []adapter.ServerHealth{}
+		}
+		return MCPHealthResult{Servers: h}, err
 	case adapter.OpMCPConnect, adapter.OpMCPDisconnect, adapter.OpMCPReconnect:
 		var p NameParams
 		if err := decode(method, params, &p); err != nil {
@@ -290,6 +300,14 @@ func (h *remoteHost) Permission(ctx context.Context, req adapter.PermissionReque
 	var res PermissionResult
 	err := h.conn.Call(ctx, MethodPermission, PermissionParams{AgentID: h.agentID, Request: req}, &res)
 	return res.Decision, err
+}
+
+// InProcessTool implements [adapter.InProcessHost]: the handler's run is
+// the runner's to answer.
+func (h *remoteHost) InProcessTool(ctx context.Context, req adapter.InProcessToolRequest) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := h.conn.Call(ctx, MethodInProcessTool, InProcessToolParams{AgentID: h.agentID, Request: req}, &res)
+	return res, err
 }
 
 func (h *remoteHost) Provider(ctx context.Context, call adapter.ProviderCall) (json.RawMessage, error) {

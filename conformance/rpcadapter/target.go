@@ -244,6 +244,10 @@ type process struct {
 
 func (p *process) Info() adapter.Info { return p.info }
 
+// ImplementationPID implements [adapter.ProcessOwner]: the adapter
+// process is the implementation's.
+func (p *process) ImplementationPID() int { return p.cmd.Process.Pid }
+
 // observe keeps the last messages for diagnostics and passes them on.
 func (p *process) observe(t Traffic) {
 	dir := "←"
@@ -502,6 +506,13 @@ func (g *agent) Project(ctx context.Context, result json.RawMessage) (adapter.Pr
 func (g *agent) MCPStatus(ctx context.Context) ([]adapter.BladeServerStatus, error) {
 	var res MCPStatusResult
 	err := g.p.call(ctx, string(adapter.OpMCPStatus), AgentRef{AgentID: g.id}, &res)
+	return res.Servers, err
+}
+
+// MCPHealth implements [adapter.HealthReader].
+func (g *agent) MCPHealth(ctx context.Context) ([]adapter.ServerHealth, error) {
+	var res MCPHealthResult
+	err := g.p.call(ctx, string(adapter.OpMCPHealth), AgentRef{AgentID: g.id}, &res)
 	return res.Servers, err
 }
 

@@ -62,3 +62,18 @@ Feature: Blade tool naming and collisions (BL-NAME)
     Then it succeeds
     And the model was offered exactly the MCP tools "mcp__a__search, mcp__b__search"
     And mcpListTools() lists exactly the tools of "a, b"
+
+  # 「权限策略应同时考虑 mcpListTools() 返回的实际名称，不要只匹配服务器声明的原始名称」 (B-12)
+  @BL-NAME-06
+  Scenario: the permission callback, the model and mcpListTools() name each tool alike
+    Given a stdio MCP server "a" with tools "search"
+    And a stdio MCP server "b" with tools "search, fetch"
+    And the mcpServers option declares "a"
+    And the mcpServers option declares "b"
+    And the host's permission callback answers "allow"
+    And the model calls "mcp__a__search" with {}
+    And the model calls "mcp__b__search" with {}
+    When the host creates the session
+    And the host sends "look"
+    Then it succeeds
+    And the permission callback was asked about exactly "mcp__a__search, mcp__b__search", each a tool the model was offered and one mcpListTools() entry

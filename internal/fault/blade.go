@@ -34,6 +34,12 @@ const (
 	BladeNoHealthChecks          Fault = "BL-HC-01/no-health-checks"
 	BladeIgnoreFailedPings       Fault = "BL-HC-02/failed-pings-ignored"
 	BladeCheckWhenDisabled       Fault = "BL-HC-03/checks-when-not-enabled"
+	BladeHealthNeverChecking     Fault = "BL-HC-04/never-checking"
+	BladeHealthSlowHealthy       Fault = "BL-HC-04/slow-answer-healthy"
+	BladeHealthDisabledHealthy   Fault = "BL-HC-04/healthy-when-disabled"
+	BladeHealthNoRecovery        Fault = "BL-HC-04/no-healthy-after-a-timely-answer"
+	BladeHealthFailureUnhealthy  Fault = "BL-HC-04/one-failure-unhealthy"
+	BladeHealthNoUnhealthy       Fault = "BL-HC-04/consecutive-failures-only-degraded"
 	BladeMCPFirst                Fault = "BL-ORD-01/mcp-tools-first"
 	BladeUnsortedOwnTools        Fault = "BL-ORD-02/built-ins-unsorted"
 	BladeCodePointOrder          Fault = "BL-ORD-02/code-point-order"
@@ -43,6 +49,19 @@ const (
 	BladeShadowOwnTools          Fault = "BL-NAME-02/mcp-tool-shadows-application-tool"
 	BladeNoKeyCollision          Fault = "BL-NAME-03/no-normalized-collision-check"
 	BladeDropSameName            Fault = "BL-NAME-04/drop-same-named-tools"
+	BladeListRewrittenNames      Fault = "BL-NAME-06/list-tools-under-rewritten-names"
+	BladeInProcessFirstToolOnly  Fault = "BL-INP-01/only-the-first-tool"
+	BladeInProcessRefused        Fault = "BL-INP-02/in-process-servers-refused"
+	BladeInProcessUntyped        Fault = "BL-INP-03/in-process-read-as-stdio"
+	BladeInProcessAlone          Fault = "BL-INP-04/in-process-servers-alone"
+	BladeInProcessSpawns         Fault = "BL-INP-05/in-process-server-spawns-a-process"
+	BladeInProcessDetached       Fault = "BL-INP-06/handler-detached-from-the-call"
+	BladeInProcessNoArguments    Fault = "BL-INP-07/handler-without-arguments"
+	BladeInProcessUnvalidated    Fault = "BL-INP-07/arguments-not-validated"
+	BladeInProcessDropText       Fault = "BL-INP-08/text-content-dropped"
+	BladeInProcessIgnoreIsError  Fault = "BL-INP-09/isError-ignored"
+	BladeInProcessTextOnly       Fault = "BL-INP-10/image-and-resource-refused"
+	BladeInProcessBareSchema     Fault = "BL-INP-11/schema-without-descriptions"
 )
 
 // bladeFaults describes the faults of the Blade profile's rules (BL-*).
@@ -79,6 +98,12 @@ var bladeFaults = map[Fault]string{
 	BladeNoHealthChecks:          "never runs health checks",
 	BladeIgnoreFailedPings:       "keeps a server connected whatever its health checks say",
 	BladeCheckWhenDisabled:       "runs health checks on servers that did not enable them, the first at connection",
+	BladeHealthNeverChecking:     "never reports checking while a health check is in progress",
+	BladeHealthSlowHealthy:       "reports healthy after a health check answered later than half its timeout",
+	BladeHealthDisabledHealthy:   "reports healthy for a server whose health check is not enabled",
+	BladeHealthNoRecovery:        "reports degraded after a health check answered in time",
+	BladeHealthFailureUnhealthy:  "reports unhealthy after a single failed health check",
+	BladeHealthNoUnhealthy:       "reports degraded, not unhealthy, after consecutive failed health checks",
 	BladeMCPFirst:                "offers the MCP tools before the built-in and application tools",
 	BladeUnsortedOwnTools:        "offers the built-in and application tools in declaration order",
 	BladeUnsortedMCPTools:        "offers the MCP tools in connection order",
@@ -88,4 +113,17 @@ var bladeFaults = map[Fault]string{
 	BladeShadowOwnTools:          "lets an MCP tool take an application tool's name",
 	BladeNoKeyCollision:          "does not check names for collisions after normalization",
 	BladeDropSameName:            "drops a tool whose name another server already offers",
+	BladeListRewrittenNames:      "names mcpListTools() entries serverName__toolName, unlike the model and the permission callback",
+	BladeInProcessFirstToolOnly:  "keeps only the first tool() value of an in-process server",
+	BladeInProcessRefused:        "fails to connect in-process servers",
+	BladeInProcessUntyped:        "reads an in-process handle as a stdio configuration",
+	BladeInProcessAlone:          "connects only the in-process servers when there are any",
+	BladeInProcessSpawns:         "starts a child process for every in-process server connection",
+	BladeInProcessDetached:       "answers an in-process call at once and runs its handler afterwards",
+	BladeInProcessNoArguments:    "calls in-process handlers with {} instead of the model's arguments",
+	BladeInProcessUnvalidated:    "calls in-process handlers with arguments that do not match their schema",
+	BladeInProcessDropText:       "drops the text items of an in-process tool's response",
+	BladeInProcessIgnoreIsError:  "ignores isError in an in-process tool's response",
+	BladeInProcessTextOnly:       "fails in-process calls whose response has image or resource items",
+	BladeInProcessBareSchema:     "offers in-process tools without their properties' descriptions",
 }

@@ -84,8 +84,12 @@ func Alive(pid int, start uint64) bool {
 func Self() (Proc, error) { return Stat(os.Getpid()) }
 
 // Argv returns a process's command line, or nil when it cannot be read.
-func Argv(pid int) []string {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+func Argv(pid int) []string { return nulList(pid, "cmdline") }
+
+// nulList reads /proc/PID/<file>, a list of NUL-terminated strings; nil
+// when it cannot be read or is empty.
+func nulList(pid int, file string) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), file))
 	if err != nil || len(b) == 0 {
 		return nil
 	}
@@ -114,6 +118,32 @@ func Files(pid int) []string {
 	for _, e := range entries {
 		if link, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil {
 			out = append(out, link)
+		}
+	}
+	return out
+}
+
+// Environ returns a process's environment as KEY=VALUE pairs, or nil
+// when it cannot be read (another user's process, or one that exited).
+func Environ(pid int) []string { return nulList(pid, "environ") }
+
+// Descendants returns the running processes below pid (its children,
+// theirs, and so on), in PID order, from one reading of every process.
+func Descendants(pid int) []Proc {
+	all := All()
+	below := map[int]bool{pid: true}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range all {
+			if !below[p.PID] && below[p.PPID] {
+				below[p.PID], changed = true, true
+			}
+		}
+	}
+	var out []Proc
+	for _, p := range all {
+		if p.PID != pid && below[p.PID] && p.Running() {
+			out = append(out, p)
 		}
 	}
 	return out

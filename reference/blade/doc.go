@@ -21,15 +21,23 @@
 //   - a permission callback ([PermissionFunc]) may decide every MCP call
 //     (BL-PERM-03..05); alwaysAllow authorizes nothing (BL-PERM-01, -02);
 //   - servers whose healthCheck is enabled are pinged every intervalMs,
-//     and one that stops answering leaves status connected (BL-HC-01..03).
+//     and one that stops answering leaves status connected (BL-HC-01..03);
+//     [Session.MCPHealth] reports each server's health status with the
+//     thresholds of interpretation B-04 (BL-HC-04).
 //
 // Errors carry the Blade rule that decided them ([reference.Error]): a
 // collision BL-NAME-03, a denied call BL-PERM-03 or BL-PERM-04, a server
 // that cannot be started or reached BL-TRN-01, -03 or -05. Where the Blade
 // document states no rule and the reference applies lite-agent's — alias
 // syntax, the network policy, limits and timeouts — the error cites that
-// LA- rule. The session reads no configuration file (interpretation X-10)
-// and has no in-process servers or OAuth flow yet.
+// LA- rule; a server key has no length limit of its own, but every
+// exposed tool name is kept within 64 characters, the model providers'
+// limit (LA-NAME-05, interpretation B-22). The session reads no
+// configuration file (interpretation X-10) and has no OAuth flow yet.
+//
+// In-process servers ([Tool], [CreateSDKMCPServer]) are served in the host
+// process over go-sdk's in-memory transport, beside external servers,
+// without a child process (BL-INP-01..11).
 //
 // The shared vocabulary (models, tools, policies, approval handlers,
 // errors, clocks) is package reference's; Blade's own configuration and

@@ -119,6 +119,10 @@ func tools(states []core.ServerState, m fault.Set) []ToolInfo {
 		}
 		for _, t := range list {
 			info := ToolInfo{Name: t.Name, Description: t.Description, ServerName: sv.Name}
+			// BL-NAME-06: the name is the one the model and the permission callback see.
+			if m.Has(fault.BladeListRewrittenNames) {
+				info.Name = sv.Name + "__" + t.Tool
+			}
 			// BL-RT-09: serverName is the server's key.
 			if m.Has(fault.BladeListToolsServerName) {
 				info.ServerName = t.Tool

@@ -126,7 +126,7 @@ func init() {
 		Corruption{
 			Name:   "tool-error-flag-inverted",
 			Breaks: "gives the model tool errors as successes and successes as errors",
-			Rules:  []string{"LA-VAL-01", "LA-VAL-04", "LA-SEC-07", "LA-TOOL-07", "LA-TMO-04"},
+			Rules:  []string{"LA-VAL-01", "LA-VAL-04", "LA-SEC-07", "LA-TOOL-07", "LA-TMO-04", "BL-INP-07"},
 			New: hookFn(editToolMessages(func(_ *State, msg Object, _ []Object) {
 				msg["isError"] = !msg.Bool("isError")
 				if p := msg.Object("projection"); p != nil {

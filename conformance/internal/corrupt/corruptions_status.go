@@ -1,5 +1,7 @@
 package corrupt
 
+import "strings"
+
 // Corruptions of what the implementation reports about its servers:
 // list(), Blade's mcpServerStatus() and mcpListTools().
 
@@ -85,6 +87,26 @@ func init() {
 			Breaks: "lists mcpListTools() entries with an empty description",
 			Rules:  []string{"BL-RT-09"},
 			New:    hookFn(editToolInfos(func(_ *State, t Object) { t["description"] = "" })),
+		},
+		Corruption{
+			Name:   "tool-info-names-rewritten",
+			Breaks: "names mcpListTools() entries serverName__toolName, a name neither the model nor the permission callback sees",
+			Rules:  []string{"BL-NAME-06"},
+			New: hookFn(editToolInfos(func(_ *State, t Object) {
+				name := t.String("name")
+				if i := strings.LastIndex(name, "__"); i >= 0 {
+					name = name[i+2:]
+				}
+				t["name"] = t.String("serverName") + "__" + name
+			})),
+		},
+		Corruption{
+			Name:   "health-always-healthy",
+			Breaks: "reads every Blade server's health as healthy, whatever its checks said",
+			Rules:  []string{"BL-HC-04"},
+			New: hookFn(eachResultItem("agent/mcpHealth", "servers", func(_ *State, h Object) {
+				h["health"] = "healthy"
+			})),
 		},
 		Corruption{
 			Name:   "tool-infos-cached",

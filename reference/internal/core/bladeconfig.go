@@ -28,6 +28,10 @@ type BladeServerConfig struct {
 	OAuth *BladeOAuth
 	// HealthCheck is the server's healthCheck block, accepted and kept.
 	HealthCheck *BladeHealthCheck
+	// InProcess is the in-process server of a configuration of type
+	// "in-process" ([InProcessServer.ServerConfig], BL-INP-04); nil for
+	// the external ones.
+	InProcess *InProcessServer
 }
 
 // BladeOAuth is a Blade server's oauth block.
@@ -181,6 +185,14 @@ func (d *decoder) boolean(raw json.RawMessage, field string, out *bool) error {
 // passes the network policy the reference applies everywhere.
 func (d *decoder) validateBlade(c *BladeServerConfig, field string) error {
 	switch c.Type {
+	case TransportInProcess:
+		// BL-INP-03: type "in-process" is a handle, never an external server.
+		if c.InProcess == nil {
+			return d.fail("BL-INP-03", joinField(field, "type"), "an \"in-process\" server is a handle made by createSdkMcpServer; a configuration cannot name one")
+		}
+		if c.Command != "" || c.Args != nil || c.Env != nil || c.URL != "" || c.Headers != nil {
+			return d.fail("BL-INP-03", field, "an in-process server has no command, args, env, url or headers")
+		}
 	case "", TransportStdio:
 		if c.Type == "" && c.URL != "" && c.Command == "" {
 			return d.fail("BL-CFG-03", joinField(field, "type"), "an entry with \"url\" must say whether it is \"sse\" or \"http\"")

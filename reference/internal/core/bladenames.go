@@ -54,5 +54,7 @@ func mutateBlade(c *BladeServerConfig, m fault.Set) {
 		c.Type = TransportSSE
 	case m.Has(fault.BladeHTTPNoHeaders) && c.Type == TransportHTTP: // BL-TRN-06: with the entry's headers
 		c.Headers = nil
+	case m.Has(fault.BladeInProcessUntyped) && c.Type == TransportInProcess: // BL-INP-03: type "in-process" sets a handle apart from the external servers
+		c.Type = ""
 	}
 }

@@ -28,6 +28,9 @@ type ServerState struct {
 	ConnectedAt time.Time
 	// Err is why the server failed, if it did.
 	Err error
+	// Health is the health status of a Blade server (BL-HC-04): disabled
+	// when its health check is not enabled, whatever its connection.
+	Health Health
 }
 
 // ToolState is one discovered tool of a server.
@@ -45,7 +48,14 @@ func (a *Host) ServerStates() []ServerState {
 	defer r.mu.Unlock()
 	out := make([]ServerState, 0, len(r.servers))
 	for _, sv := range r.servers {
-		st := ServerState{Name: sv.name, Status: sv.status, Err: sv.err, LastTools: toolStates(sv.lastTools)}
+		st := ServerState{Name: sv.name, Status: sv.status, Err: sv.err, LastTools: toolStates(sv.lastTools), Health: sv.health}
+		// BL-HC-04: disabled when the health check is not enabled.
+		if sv.blade != nil && r.healthInterval(sv) == 0 {
+			st.Health = HealthDisabled
+			if a.faults.Has(fault.BladeHealthDisabledHealthy) {
+				st.Health = HealthHealthy
+			}
+		}
 		if c := sv.conn; c != nil {
 			st.Connected, st.Tools, st.ConnectedAt, st.Lost = true, toolStates(c.tools), c.connectedAt, c.isLost()
 		}
@@ -149,9 +159,12 @@ func (r *Registry) bladeConnect(ctx context.Context, s *server) error {
 	r.mu.Unlock()
 	var conn *connection
 	var err error
-	if s.blade.OAuth.enabled() {
+	switch {
+	case s.blade.OAuth.enabled():
 		err = errBladeOAuth(s.name)
-	} else {
+	case s.blade.InProcess != nil && r.agent.faults.Has(fault.BladeInProcessRefused): // BL-INP-02: an in-process server is a server the session connects
+		err = &Error{Kind: KindUnsupported, Rule: "BL-INP-02", Source: s.name, Msg: "in-process servers are not supported (mutated)"}
+	default:
 		conn, err = r.connectAndCommit(ctx, s, false)
 	}
 	if err != nil {

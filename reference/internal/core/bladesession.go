@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/mcpconform/mcpconform/internal/fault"
 )
@@ -46,7 +47,7 @@ func newSession(ctx context.Context, opts Options, servers []NamedBladeServer, d
 			a.Close()
 			return nil, d.fail("BL-CFG-02", field+".healthCheck", "healthCheck is not supported (mutated)")
 		}
-		if err := validateAlias(ns.Name, a.faults); err != nil {
+		if err := validateBladeKey(ns.Name, a.faults); err != nil {
 			a.Close()
 			return nil, err.(*Error).at(d.source, field)
 		}
@@ -64,9 +65,14 @@ func newSession(ctx context.Context, opts Options, servers []NamedBladeServer, d
 		declared = append(declared, s)
 	}
 	a.reg.servers = declared
+	// BL-INP-04: in-process servers connect beside the external ones.
+	alone := a.faults.Has(fault.BladeInProcessAlone) && slices.ContainsFunc(declared, func(s *server) bool { return s.blade.InProcess != nil })
 	// BL-CFG-06: the servers connect as part of creating the session.
 	if !a.faults.Has(fault.BladeLazyConnect) {
 		for _, s := range declared {
+			if alone && s.blade.InProcess == nil {
+				continue
+			}
 			// BL-CFG-04: a disabled server is not connected at creation.
 			if s.status == StatusConfigured && (!s.blade.Disabled || a.faults.Has(fault.BladeConnectDisabled)) {
 				_ = a.reg.bladeConnect(ctx, s) // its status tells

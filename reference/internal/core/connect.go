@@ -69,6 +69,9 @@ type connection struct {
 	onChange func()         // called on notifications/tools/list_changed
 	// stopHealth ends the connection's health checks (Blade profile).
 	stopHealth context.CancelFunc
+	// stopInProcess ends the server side of an in-process server's
+	// session (Blade profile), nil for the others.
+	stopInProcess func()
 	// connectedAt is when the connection joined the registry.
 	connectedAt time.Time
 
@@ -208,6 +211,13 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 			return nil, &Error{Kind: KindTransport, Rule: conn.rules.transport(s.cfg.transport()), Source: s.name, Msg: "cannot reach the server", Err: err}
 		}
 		transport = conn.stream(rwc, rwc)
+	case s.cfg.transport() == TransportInProcess && s.blade != nil && s.blade.InProcess != nil:
+		// BL-INP-05: an in-process server is reached in memory, in this process.
+		t, stop, err := s.blade.InProcess.transport(ctx, a.opts.Environ)
+		if err != nil {
+			return nil, &Error{Kind: KindTransport, Rule: conn.rules.transport(TransportInProcess), Source: s.name, Msg: "cannot connect the in-process server", Err: err}
+		}
+		transport, conn.stopInProcess = t, stop
 	case s.cfg.transport() == TransportStdio:
 		p, err := a.startProcess(s.cfg, sandbox)
 		if err != nil {
@@ -585,6 +595,9 @@ func (c *connection) close() error {
 			if err := c.proc.Close(); err != nil {
 				errs = append(errs, err)
 			}
+		}
+		if c.stopInProcess != nil {
+			c.stopInProcess()
 		}
 		if c.http != nil {
 			c.http.CloseIdleConnections()

@@ -22,6 +22,37 @@ const DefaultHealthInterval = 30 * time.Second
 // counts as broken (B-04 leaves the threshold open).
 const healthFailures = 3
 
+// DefaultHealthTimeout bounds one health check; a shorter intervalMs
+// bounds it instead (interpretation B-04).
+const DefaultHealthTimeout = 10 * time.Second
+
+// Health is the health status of a Blade server (BL-HC-04), with the
+// thresholds of interpretation B-04: disabled without an enabled health
+// check; checking while a check is in progress; healthy when the last
+// check was answered within half its timeout (and at connection, before
+// any check); degraded when it was answered later than that, or when
+// fewer than [healthFailures] checks in a row failed (no answer within
+// the timeout, or an error); unhealthy once that many failed in a row,
+// which also ends the connection (BL-HC-02), until the server connects
+// again.
+type Health string
+
+// The health statuses (BL-HC-04).
+const (
+	HealthDisabled  Health = "disabled"
+	HealthChecking  Health = "checking"
+	HealthHealthy   Health = "healthy"
+	HealthDegraded  Health = "degraded"
+	HealthUnhealthy Health = "unhealthy"
+)
+
+// setHealth records s's health.
+func (r *Registry) setHealth(s *server, h Health) {
+	r.mu.Lock()
+	s.health = h
+	r.mu.Unlock()
+}
+
 // healthInterval returns how often s is checked, or 0 when it is not.
 func (r *Registry) healthInterval(s *server) time.Duration {
 	m := r.agent.faults
@@ -42,8 +73,10 @@ func (r *Registry) healthInterval(s *server) time.Duration {
 func (r *Registry) startHealth(s *server, conn *connection) {
 	every := r.healthInterval(s)
 	if every == 0 {
+		r.setHealth(s, HealthDisabled)
 		return
 	}
+	r.setHealth(s, HealthHealthy)
 	// BL-HC-03: a server without an enabled health check is never pinged.
 	if hc := s.blade.HealthCheck; r.agent.faults.Has(fault.BladeCheckWhenDisabled) && (hc == nil || hc.Enabled == nil || !*hc.Enabled) {
 		// The mutant checks a server without an enabled health check at
@@ -83,21 +116,44 @@ func (r *Registry) checkHealth(ctx context.Context, s *server, conn *connection,
 		}
 		stop()
 		next, stop = tick()
-		pctx, pcancel := clock.WithTimeout(ctx, every)
+		m := r.agent.faults
+		timeout := min(every, DefaultHealthTimeout)
+		// BL-HC-04: checking while a check is in progress.
+		if !m.Has(fault.BladeHealthNeverChecking) {
+			r.setHealth(s, HealthChecking)
+		}
+		pctx, pcancel := clock.WithTimeout(ctx, timeout)
+		slow, scancel := clock.WithTimeout(ctx, timeout/2)
 		err := conn.session.Ping(pctx, nil)
+		// BL-HC-04: an answer later than half the bound is a slow response.
+		late := slow.Err() != nil && !m.Has(fault.BladeHealthSlowHealthy)
 		pcancel()
+		scancel()
 		if ctx.Err() != nil {
 			return
 		}
 		if err == nil {
 			failures = 0
+			// BL-HC-04: healthy for a timely answer, degraded for a slow one.
+			switch {
+			case late, m.Has(fault.BladeHealthNoRecovery):
+				r.setHealth(s, HealthDegraded)
+			default:
+				r.setHealth(s, HealthHealthy)
+			}
 			continue
 		}
 		failures++
 		// BL-HC-02: failed pings take the server out of connected.
-		if failures >= healthFailures && !r.agent.faults.Has(fault.BladeIgnoreFailedPings) {
+		if failures >= healthFailures && !m.Has(fault.BladeIgnoreFailedPings) {
 			r.unhealthy(s, conn, fmt.Errorf("%d health checks in a row failed, the last: %w", failures, err))
 			return
+		}
+		// BL-HC-04: degraded after a failed check, unhealthy after consecutive ones.
+		if m.Has(fault.BladeHealthFailureUnhealthy) {
+			r.setHealth(s, HealthUnhealthy)
+		} else {
+			r.setHealth(s, HealthDegraded)
 		}
 	}
 }
@@ -111,6 +167,11 @@ func (r *Registry) unhealthy(s *server, conn *connection, cause error) {
 		return
 	}
 	r.detachLocked(s, StatusFailed, &Error{Kind: KindTransport, Rule: "BL-HC-02", Source: s.name, Msg: "the server stopped answering its health checks", Err: cause})
+	// BL-HC-04: unhealthy after consecutive failed checks.
+	s.health = HealthUnhealthy
+	if r.agent.faults.Has(fault.BladeHealthNoUnhealthy) {
+		s.health = HealthDegraded
+	}
 	r.mu.Unlock()
 	_ = conn.close()
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -41,12 +42,25 @@ func ValidateAlias(alias string) error {
 }
 
 func validateAlias(alias string, m fault.Set) error {
-	n := utf8.RuneCountInString(alias)
 	maxLen := MaxAliasLength
 	// LA-NAME-02: at most 24 characters.
 	if m.Has(fault.AliasLength) {
 		maxLen++
 	}
+	return validateAliasUpTo(alias, maxLen, m)
+}
+
+// validateBladeKey checks a Blade server key: the syntax of a lite-agent
+// alias, without its 24-character bound, which Blade does not document
+// (interpretation B-22); the exposed names of the server's tools are
+// still bounded ([MaxToolNameLength]).
+func validateBladeKey(key string, m fault.Set) error {
+	return validateAliasUpTo(key, math.MaxInt, m)
+}
+
+// validateAliasUpTo checks an alias of at most maxLen characters.
+func validateAliasUpTo(alias string, maxLen int, m fault.Set) error {
+	n := utf8.RuneCountInString(alias)
 	if n < MinAliasLength {
 		return newError(KindName, "LA-NAME-02", "server alias is empty; it must have 1 to %d characters", MaxAliasLength)
 	}

@@ -112,7 +112,7 @@ func Blade() Profile {
 			ApprovalDenied: "BL-PERM-04",
 			NoApprover:     "BL-PERM-04",
 			ApproverFailed: "BL-PERM-04",
-			Transport:      map[string]string{TransportStdio: "BL-TRN-01", TransportSSE: "BL-TRN-03", TransportHTTP: "BL-TRN-05"},
+			Transport:      map[string]string{TransportStdio: "BL-TRN-01", TransportSSE: "BL-TRN-03", TransportHTTP: "BL-TRN-05", TransportInProcess: "BL-INP-02"},
 		},
 	}
 }

@@ -57,6 +57,9 @@ type server struct {
 	blade     *BladeServerConfig
 	collision error
 	lastTools []*tool
+	// health is a Blade server's health status (BL-HC-04); "" until it
+	// first connects.
+	health Health
 }
 
 // Registry is the agent's one registry of MCP servers, fed by the global

@@ -263,7 +263,9 @@ func (a *Host) callTool(ctx context.Context, e entry, call ToolCall, args json.R
 		return fmt.Sprintf("LA-VAL-01: the arguments of %q are not JSON: %v", t.full, err), true, "invalid"
 	}
 	// LA-VAL-01: the arguments are validated against the input schema before they are sent.
-	if err := t.input.Validate(input); err != nil && !a.faults.Has(fault.SkipInputValidation) {
+	// BL-INP-07: an in-process tool's handler gets only arguments that match its schema (interpretation B-10).
+	unchecked := a.faults.Has(fault.SkipInputValidation) || (a.faults.Has(fault.BladeInProcessUnvalidated) && t.conn.stopInProcess != nil)
+	if err := t.input.Validate(input); err != nil && !unchecked {
 		return fmt.Sprintf("LA-VAL-01: the arguments of %q do not match its input schema: %v", t.full, err), true, "invalid"
 	}
 	if t.conn.isLost() {
