@@ -49,6 +49,14 @@ func TestFeaturesMatchCatalog(t *testing.T) {
 				t.Errorf("%s: @adapter:%s is not a capability of the contract", where, c)
 			}
 		}
+		for _, c := range s.Lacks {
+			if !slices.Contains(adapter.Capabilities, c) {
+				t.Errorf("%s: @adapter-lacks:%s is not a capability of the contract", where, c)
+			}
+			if slices.Contains(s.Capabilities, c) {
+				t.Errorf("%s: needs the capability %s and its absence", where, c)
+			}
+		}
 	}
 	for _, r := range spec.Rules() {
 		n := count[r.ID]

@@ -112,6 +112,8 @@ func describe(r record.Record) string {
 		return fmt.Sprintf("#%d %s: answered %s with HTTP %d, %d bytes written, %s", r.Seq, r.Server, r.Method, r.Status, r.Written, end)
 	case record.KindSandbox:
 		return fmt.Sprintf("#%d sandbox (pid %d): %s", r.Seq, r.PID, strings.Join(r.Argv, " "))
+	case record.KindStdinClosed:
+		return fmt.Sprintf("#%d %s: stdin closed; the process runs on until a signal ends it", r.Seq, r.Server)
 	case record.KindAnswer:
 		answer := "result"
 		switch {

@@ -266,7 +266,8 @@ func (r *runner) initScenario(sc *godog.ScenarioContext) {
 }
 
 // skipReason says why an adapter cannot run a scenario: a system it does
-// not claim, or a capability it did not declare.
+// not claim, a capability it did not declare, or one it declared that the
+// scenario's other variant uses instead.
 func (r *runner) skipReason(s Scenario) string {
 	if len(s.Systems) > 0 && !slices.ContainsFunc(s.Systems, r.info.Claims) {
 		return fmt.Sprintf("the implementation does not claim the %v system", s.Systems)
@@ -274,6 +275,11 @@ func (r *runner) skipReason(s Scenario) string {
 	for _, c := range s.Capabilities {
 		if !r.info.Supports(c) {
 			return fmt.Sprintf("the adapter does not declare the capability %q", c)
+		}
+	}
+	for _, c := range s.Lacks {
+		if r.info.Supports(c) {
+			return fmt.Sprintf("the adapter declares the capability %q: the scenario's variant that uses it runs instead", c)
 		}
 	}
 	for _, rule := range s.Rules {

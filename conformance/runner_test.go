@@ -45,6 +45,11 @@ Feature: runner self-test
   Scenario: a capability the adapter lacks
     When the host creates the agent
     Then it succeeds
+
+  @LA-CFG-13 @adapter-lacks:clock
+  Scenario: a real-time variant for an adapter without the clock
+    When the host creates the agent
+    Then it succeeds
 `
 
 // selfTestBlade is a scenario of a system the reference does not claim.
@@ -88,13 +93,14 @@ func TestRunnerVerdicts(t *testing.T) {
 		status conformance.Status
 		says   string
 	}{
-		"a passing scenario":                             {conformance.StatusPassed, ""},
-		"a scenario in which nothing observable happens": {conformance.StatusFailed, "a positive observation"},
-		"an undefined step":                              {conformance.StatusUndefined, "the moon is made of cheese"},
-		"a Then step that asserts nothing":               {conformance.StatusFailed, "asserted nothing"},
-		"a failing check":                                {conformance.StatusFailed, "Expected: creating the agent fails with a config error"},
-		"a capability the adapter lacks":                 {conformance.StatusSkipped, `capability "session-dump"`},
-		"a system the implementation does not claim":     {conformance.StatusSkipped, "blade"},
+		"a passing scenario":                                   {conformance.StatusPassed, ""},
+		"a scenario in which nothing observable happens":       {conformance.StatusFailed, "a positive observation"},
+		"an undefined step":                                    {conformance.StatusUndefined, "the moon is made of cheese"},
+		"a Then step that asserts nothing":                     {conformance.StatusFailed, "asserted nothing"},
+		"a failing check":                                      {conformance.StatusFailed, "Expected: creating the agent fails with a config error"},
+		"a capability the adapter lacks":                       {conformance.StatusSkipped, `capability "session-dump"`},
+		"a real-time variant for an adapter without the clock": {conformance.StatusSkipped, `declares the capability "clock"`},
+		"a system the implementation does not claim":           {conformance.StatusSkipped, "blade"},
 	}
 	if len(rep.Scenarios) != len(want) {
 		t.Fatalf("got %d scenarios, want %d", len(rep.Scenarios), len(want))
@@ -112,7 +118,7 @@ func TestRunnerVerdicts(t *testing.T) {
 	if rep.OK() {
 		t.Error("a report with failed and undefined scenarios is OK")
 	}
-	if got := rep.Summary; got.Passed != 1 || got.Failed != 3 || got.Undefined != 1 || got.Skipped != 2 {
+	if got := rep.Summary; got.Passed != 1 || got.Failed != 3 || got.Undefined != 1 || got.Skipped != 3 {
 		t.Errorf("summary %+v", got)
 	}
 }
@@ -147,7 +153,7 @@ func TestRunnerSelectsByRuleAndTag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Scenarios) != 5 {
-		t.Errorf("selected %d scenarios, want the 5 LA-CFG-13 ones without @adapter:session-dump", len(rep.Scenarios))
+	if len(rep.Scenarios) != 6 {
+		t.Errorf("selected %d scenarios, want the 6 LA-CFG-13 ones without @adapter:session-dump", len(rep.Scenarios))
 	}
 }

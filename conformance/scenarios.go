@@ -42,6 +42,11 @@ type Scenario struct {
 	Systems []adapter.System `json:"systems"`
 	// Capabilities are the adapter capabilities the scenario needs.
 	Capabilities []adapter.Capability `json:"capabilities,omitempty"`
+	// Lacks are the capabilities whose absence the scenario needs (tag
+	// @adapter-lacks:<capability>): a real-time variant of a scenario that
+	// drives the manual clock runs only against an adapter without `clock`,
+	// so that every adapter is tested and none waits for what it can skip.
+	Lacks []adapter.Capability `json:"lacks,omitempty"`
 }
 
 // Scenarios returns every scenario of the embedded suite, in file and line
@@ -141,6 +146,8 @@ func scenarioOf(pk *messages.Pickle) Scenario {
 			s.Systems = append(s.Systems, adapter.System(strings.TrimPrefix(t.Name, "@")))
 		case strings.HasPrefix(t.Name, "@adapter:"):
 			s.Capabilities = append(s.Capabilities, adapter.Capability(strings.TrimPrefix(t.Name, "@adapter:")))
+		case strings.HasPrefix(t.Name, "@adapter-lacks:"):
+			s.Lacks = append(s.Lacks, adapter.Capability(strings.TrimPrefix(t.Name, "@adapter-lacks:")))
 		}
 	}
 	slices.Sort(s.Rules)

@@ -20,13 +20,15 @@ func (w *world) registerAgentSteps(sc stepDefiner) {
 	sc.Step(`^the host creates the agent and sends "([^"]*)"$`, w.createsAgentAndSends)
 	sc.Step(`^the host sends "([^"]*)"$`, w.sends)
 	sc.Step(`^the host sends "([^"]*)" in the background$`, w.sendsInBackground)
-	sc.Step(`^the host registers "([^"]*)" in the background$`, w.registersInBackground)
+	sc.Step(`^the host registers "([^"]*)"(?: as "([^"]*)")?(?: with timeoutMs (\d+))? in the background$`, w.registersInBackground)
 	sc.Step(`^the host waits until the agent is idle, in the background$`, w.awaitsIdleInBackground)
 	sc.Step(`^the wait until the agent is idle is still running$`, w.idleWaitRunning)
 	sc.Step(`^the wait until the agent is idle ended after the latch "([^"]*)" was released$`, w.idleWaitEndedAfter)
 	sc.Step(`^the host registers "([^"]*)"(?: as "([^"]*)")?(?: with timeoutMs (\d+))?$`, w.registers)
 	sc.Step(`^the host unregisters "([^"]*)"$`, w.unregisters)
+	sc.Step(`^the host unregisters "([^"]*)" in the background$`, w.unregistersInBackground)
 	sc.Step(`^the host closes the agent$`, w.closesAgent)
+	sc.Step(`^the host closes the agent in the background$`, w.closesAgentInBackground)
 	sc.Step(`^the host lists the servers(?: (\d+) times)?$`, w.lists)
 	sc.Step(`^"([^"]*)" is declared as "([^"]*)" through `+sourceAlt+`(?: at the host "([^"]*)")?$`, w.declaredThrough)
 	sc.Step(`^the entry (\{.*\}) is declared as "([^"]*)" through `+sourceAlt+`$`, w.entryDeclaredThrough)
@@ -104,32 +106,40 @@ func (w *world) sendsInBackground(ctx context.Context, prompt string) error {
 	})
 }
 
-// registersInBackground: When the host registers "p" in the background
-func (w *world) registersInBackground(ctx context.Context, name string) error {
+// registersInBackground: When the host registers "p" [as "s"] [with timeoutMs 3000] in the background
+func (w *world) registersInBackground(ctx context.Context, name, alias, timeoutMs string) error {
 	if err := w.needAgent(); err != nil {
 		return err
 	}
 	if err := w.need(adapter.OpRegister); err != nil {
 		return err
 	}
+	if alias == "" {
+		alias = name
+	}
 	e, err := w.entry(name)
 	if err != nil {
 		return err
 	}
+	e = withTimeoutMs(e, timeoutMs)
 	if err := w.snapshotList(ctx); err != nil {
 		return err
 	}
-	return w.inBackground(ctx, fmt.Sprintf("registering %q", name), func(ctx context.Context) error {
-		return w.agent.Register(ctx, name, e)
+	return w.inBackground(ctx, fmt.Sprintf("registering %q", alias), func(ctx context.Context) error {
+		return w.agent.Register(ctx, alias, e)
 	})
 }
 
 // inBackground starts an operation that runs while other steps go on; it
 // lives as long as the scenario, bounded by three step timeouts, or until
-// the host aborts it.
+// the host aborts it. One runs at a time.
 func (w *world) inBackground(ctx context.Context, what string, op func(context.Context) error) error {
 	if w.bg != nil {
-		return fmt.Errorf("an operation already runs in the background")
+		select {
+		case <-w.bg.done: // it ended: the next one takes its place
+		default:
+			return fmt.Errorf("an operation already runs in the background")
+		}
 	}
 	w.bg = w.startBackground(ctx, what, op)
 	return nil
@@ -220,13 +230,20 @@ func (w *world) registers(ctx context.Context, name, alias, timeoutMs string) er
 
 // registerWithTimeout registers an entry, adding timeoutMs when set.
 func (w *world) registerWithTimeout(ctx context.Context, alias string, e json.RawMessage, timeoutMs string) error {
-	if timeoutMs != "" {
-		var m map[string]any
-		_ = json.Unmarshal(e, &m)
-		m["timeoutMs"] = json.Number(timeoutMs)
-		e, _ = json.Marshal(m)
+	return w.register(ctx, alias, withTimeoutMs(e, timeoutMs))
+}
+
+// withTimeoutMs returns the entry e with timeoutMs set, or e itself when
+// timeoutMs is empty.
+func withTimeoutMs(e json.RawMessage, timeoutMs string) json.RawMessage {
+	if timeoutMs == "" {
+		return e
 	}
-	return w.register(ctx, alias, e)
+	var m map[string]any
+	_ = json.Unmarshal(e, &m)
+	m["timeoutMs"] = json.Number(timeoutMs)
+	e, _ = json.Marshal(m)
+	return e
 }
 
 // register registers an entry.
@@ -258,6 +275,35 @@ func (w *world) changeRegistry(ctx context.Context, op adapter.Operation, what s
 	sctx, cancel := w.stepCtx(ctx)
 	defer cancel()
 	return w.timed(what, func() error { return change(sctx) })
+}
+
+// unregistersInBackground: When the host unregisters "p" in the background
+func (w *world) unregistersInBackground(ctx context.Context, alias string) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpUnregister); err != nil {
+		return err
+	}
+	if err := w.snapshotList(ctx); err != nil {
+		return err
+	}
+	return w.inBackground(ctx, fmt.Sprintf("unregistering %q", alias), func(ctx context.Context) error {
+		return w.agent.Unregister(ctx, alias)
+	})
+}
+
+// closesAgentInBackground: When the host closes the agent in the background
+func (w *world) closesAgentInBackground(ctx context.Context) error {
+	if err := w.needAgent(); err != nil {
+		return err
+	}
+	if err := w.need(adapter.OpClose); err != nil {
+		return err
+	}
+	return w.inBackground(ctx, "closing the agent", func(ctx context.Context) error {
+		return closeWithin(ctx, w.agent)
+	})
 }
 
 // closesAgent: When the host closes the agent

@@ -26,6 +26,7 @@ func (w *world) registerProcessSteps(sc stepDefiner) {
 	sc.Step(`^every process of "([^"]*)" was started by the sandbox$`, w.startedBySandbox)
 	sc.Step(`^"([^"]*)" appears in no log, event, list\(\) entry, model request or adapter output$`, w.appearsNowhere)
 	sc.Step(`^every process of "([^"]*)" has exited$`, w.processesExited)
+	sc.Step(`^the stdin of (\d+) process(?:es)? of "([^"]*)" (?:has|have) closed$`, w.stdinsClosed)
 }
 
 // throughSandbox: Given the agent starts stdio servers through the fake sandbox
@@ -205,4 +206,26 @@ func (w *world) processesExited(ctx context.Context, name string) error {
 	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return len(liveProcesses(rs, name)) == 0 })
 	return w.expect(err == nil, fmt.Sprintf("every process of %q has exited within 5 s", name),
 		"pids %v are still running", liveProcesses(rs, name))
+}
+
+// stdinsClosed: When the stdin of 2 processes of "p" have closed — waits
+// for them: the host began to shut them down (a server that keeps running
+// when its stdin closes records it).
+func (w *world) stdinsClosed(ctx context.Context, n int, name string) error {
+	sctx, cancel := w.stepCtx(ctx)
+	defer cancel()
+	count := func(rs []record.Record) int {
+		c := 0
+		for _, r := range rs {
+			if r.Kind == record.KindStdinClosed && r.Server == name {
+				c++
+			}
+		}
+		return c
+	}
+	rs, err := w.log.Wait(sctx, func(rs []record.Record) bool { return count(rs) >= n })
+	if err != nil {
+		return fmt.Errorf("the stdin of %d processes of %q closed, not %d: %w", count(rs), name, n, err)
+	}
+	return nil
 }

@@ -23,7 +23,11 @@ func TestReferenceConforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	realTime := realTimeVariants(t)
 	for _, s := range rep.Scenarios {
+		if s.Status == conformance.StatusSkipped && realTime[s.ID] {
+			continue // the reference has the clock: the clock-driven variant ran
+		}
 		if s.Status != conformance.StatusPassed {
 			t.Errorf("%s %s:%d %s %v\n%s\n%v", s.Status, s.Feature, s.Line, s.Name, s.Rules, s.Error, s.Evidence)
 		}

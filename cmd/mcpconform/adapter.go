@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/mcpconform/mcpconform/conformance/adapter"
-	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
+	"github.com/mcpconform/mcpconform/internal/servereference"
 )
 
 const adapterUsage = `usage: mcpconform adapter <command> [flags]
@@ -35,24 +32,8 @@ func cmdAdapter(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // cmdServeReference is `mcpconform adapter serve-reference`: the reference
-// behind the protocol, so that the suite can run through a process boundary.
+// behind the protocol, so that the suite can run through a process boundary
+// (cmd/mcpconform-reference is the same in a binary that starts faster).
 func cmdServeReference(ctx context.Context, args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve-reference", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	mutate := fs.String("mutate", "", "deliberately break the reference with these faults (RULE/what), comma separated")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	tuneGC()
-	dir, _ := os.Getwd()
-	t, err := referenceTarget(*mutate)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcpconform adapter serve-reference: --mutate: %v\n", err)
-		return exitUsage
-	}
-	if err := rpcadapter.Serve(ctx, os.Stdin, os.Stdout, t, adapter.Env{Dir: dir, Environ: os.Environ()}); err != nil {
-		fmt.Fprintf(stderr, "mcpconform adapter serve-reference: %v\n", err)
-		return exitFailure
-	}
-	return exitOK
+	return servereference.Main(ctx, "mcpconform adapter serve-reference", args, stderr)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/internal/safetext"
+	"github.com/mcpconform/mcpconform/internal/servereference"
 )
 
 // cmdRun is `mcpconform run`.
@@ -47,7 +48,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpconform run: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	tuneGC()
+	servereference.TuneGC()
 	formats, err := parseFormats(*format)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpconform run: --format %v\n", err)

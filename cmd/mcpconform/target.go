@@ -12,7 +12,7 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
-	"github.com/mcpconform/mcpconform/internal/fault"
+	"github.com/mcpconform/mcpconform/internal/servereference"
 )
 
 // parseTarget turns a --target value into a target:
@@ -171,13 +171,4 @@ func splitCommandLine(s string) ([]string, error) {
 // referenceTarget is the reference broken by the faults of a comma
 // separated list (none when it is empty): a name that is not a fault is an
 // error naming it and the faults of its rule.
-func referenceTarget(list string) (refadapter.Target, error) {
-	if list == "" {
-		return refadapter.Target{}, nil
-	}
-	set, err := fault.Parse(strings.Split(list, ","))
-	if err != nil {
-		return refadapter.Target{}, err
-	}
-	return refadapter.Target{Faults: set.List()}, nil
-}
+func referenceTarget(list string) (refadapter.Target, error) { return servereference.Target(list) }

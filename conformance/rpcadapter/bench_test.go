@@ -2,12 +2,16 @@ package rpcadapter_test
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
+	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
 	"github.com/mcpconform/mcpconform/internal/procs"
 )
 
@@ -23,7 +27,13 @@ func benchSuite(b *testing.B, target adapter.Target) {
 			b.Fatal(err)
 		}
 		if !rep.OK() {
-			b.Fatalf("the reference failed: %+v", rep.Summary)
+			var failed []string
+			for _, s := range rep.Scenarios {
+				if s.Status == conformance.StatusFailed {
+					failed = append(failed, s.ID+": "+s.Error)
+				}
+			}
+			b.Fatalf("the reference failed: %+v\n%s", rep.Summary, strings.Join(failed, "\n"))
 		}
 		scenarios += len(rep.Scenarios)
 	}
@@ -35,13 +45,27 @@ func benchSuite(b *testing.B, target adapter.Target) {
 // adapter protocol (one adapter process per scenario).
 func BenchmarkSuiteInProcess(b *testing.B) { benchSuite(b, refadapter.Target{}) }
 
-func BenchmarkSuiteThroughProtocol(b *testing.B) { benchSuite(b, adapterTarget(b, "reference")) }
+func BenchmarkSuiteThroughProtocol(b *testing.B) {
+	b.Run("test-binary", func(b *testing.B) { benchSuite(b, adapterTarget(b, "reference")) })
+	b.Run("mcpconform-reference", func(b *testing.B) {
+		benchSuite(b, &rpcadapter.Target{Command: []string{referenceBinary(b)}})
+	})
+}
 
 // BenchmarkAdapterStart measures what one scenario pays for its own adapter
 // process: start, handshake, shutdown and reaping, in wall time and CPU
-// (the runner's and the adapter's).
+// (the runner's and the adapter's). The test binary links the whole
+// runner, as the mcpconform CLI does (`adapter serve-reference`);
+// cmd/mcpconform-reference links only the reference and the protocol.
 func BenchmarkAdapterStart(b *testing.B) {
-	t := adapterTarget(b, "reference")
+	b.Run("test-binary", func(b *testing.B) { benchStart(b, adapterTarget(b, "reference")) })
+	b.Run("mcpconform-reference", func(b *testing.B) {
+		benchStart(b, &rpcadapter.Target{Command: []string{referenceBinary(b)}})
+	})
+}
+
+// benchStart opens and closes an adapter of t once per iteration.
+func benchStart(b *testing.B, t *rpcadapter.Target) {
 	dir := b.TempDir()
 	defer reportCPU(b)()
 	for b.Loop() {
@@ -51,6 +75,18 @@ func BenchmarkAdapterStart(b *testing.B) {
 		}
 		a.Close()
 	}
+}
+
+// referenceBinary builds cmd/mcpconform-reference into the benchmark's
+// temporary directory with the go command on PATH (from its build cache
+// after the first time) and returns its path.
+func referenceBinary(b *testing.B) string {
+	path := filepath.Join(b.TempDir(), "mcpconform-reference")
+	out, err := exec.Command("go", "build", "-o", path, "github.com/mcpconform/mcpconform/cmd/mcpconform-reference").CombinedOutput()
+	if err != nil {
+		b.Skipf("cmd/mcpconform-reference could not be built: %v\n%s", err, out)
+	}
+	return path
 }
 
 // reportCPU starts counting CPU time; the function it returns reports it,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
@@ -61,5 +62,15 @@ func adapterTarget(t testing.TB, mode string, extra ...string) *rpcadapter.Targe
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rpcadapter.Target{Command: append([]string{exe, "serve", mode}, extra...)}
+	return &rpcadapter.Target{Command: append([]string{exe, "serve", mode}, extra...), Env: quickRaceExit()}
+}
+
+// quickRaceExit is the environment that spares each adapter process of a
+// -race test binary the second the race detector sleeps by default when
+// the process exits (atexit_sleep_ms), which every scenario waited for:
+// half of this package's time under -race. The detector still reports a
+// race, and still makes the process exit with status 66 when it found
+// one; the GORACE options of the test's environment are kept.
+func quickRaceExit() map[string]string {
+	return map[string]string{"GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")}
 }

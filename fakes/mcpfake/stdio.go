@@ -96,6 +96,9 @@ func RunStdio(args []string) int {
 	if script.IgnoreStdinClose {
 		sigs := endingSignals() // before saying so: a signal may follow at once
 		fmt.Fprintln(os.Stderr, stdinClosedLine)
+		closed := base
+		closed.Kind = record.KindStdinClosed
+		_ = rec.Record(closed)
 		<-sigs
 	}
 	return 0

@@ -67,6 +67,10 @@ const (
 	// when the request arrives without a progressToken, or on an HTTP
 	// response that is a single application/json message.
 	KindNotSent Kind = "not-sent"
+	// KindStdinClosed: the stdin of a stdio fake that keeps running when
+	// it closes (Script.IgnoreStdinClose) closed: the client began to shut
+	// it down. Recorded before the fake waits for a signal.
+	KindStdinClosed Kind = "stdin-closed"
 )
 
 // Record is one thing a fake observed.

@@ -103,5 +103,29 @@ Feature: Progress events and tool hooks for MCP tools (LA-EVT)
       | success    | answers with the text "found"                          | the approval handler allows everything                 | {}       | a tool result containing "found" |
       | isError    | answers with the error "boom"                          | the approval handler allows everything                 | {}       | a tool error containing "boom"  |
       | invalid    | has the input schema {"type":"object","required":["q"]} | the approval handler allows everything                 | {}       | a tool error                    |
-      | a timeout  | never answers                                          | the approval handler allows everything                 | {}       | a tool error                    |
       | a denial   | answers with the text "found"                          | the approval handler denies "mcp__docs__search"        | {}       | a tool error                    |
+
+    @adapter-lacks:clock
+    Examples: in real time
+      | outcome    | behaviour                                              | setup                                                  | args     | result                          |
+      | a timeout  | never answers                                          | the approval handler allows everything                 | {}       | a tool error                    |
+
+  @LA-EVT-04 @adapter:clock
+  Scenario: tool:end fires for an MCP call that ends in a timeout on the agent's clock
+    Given a stdio MCP server "docs" with tools "search"
+    And the tool "search" of "docs" never answers
+    And the mcpServers option contains:
+      """
+      { "docs": { "command": {{command}}, "args": {{args "docs"}}, "timeoutMs": 2000 } }
+      """
+    And the approval handler allows everything
+    And the model calls "mcp__docs__search" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host sends "go" in the background
+    And "docs" receives a call of the tool "search"
+    And the clock advances 2000 milliseconds
+    Then the background operation ends
+    And it succeeds
+    And the "tool:end" hook was called for "mcp__docs__search"
+    And the model received a tool error

@@ -101,8 +101,28 @@ Feature: OAuth login and token refresh (LA-OAU)
 
     Examples:
       | end          | action                                        |
-      | the deadline | the signal of authorize() is aborted          |
       | close()      | the host closes the agent                     |
+
+    @adapter-lacks:clock
+    Examples: in real time
+      | end          | action                                        |
+      | the deadline | the signal of authorize() is aborted          |
+
+  @LA-OAU-05 @adapter:clock
+  Scenario: a code that arrives after the deadline on the agent's clock is never redeemed
+    Given the host binds "docs" to OAuth with the provider "p" of "as"
+    And the binding of "docs" has timeoutMs 1500
+    And the host's authorize() ignores its signal and returns the callback after it was aborted
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "docs" in the background
+    And the host's authorize() is called
+    And the clock advances 1500 milliseconds
+    And the signal of authorize() is aborted
+    Then the background operation ends within 5 seconds
+    And the host's authorize() returned its callback
+    And "as" received no "authorization_code" grant
+    And the provider "p" was never asked to "saveTokens"
 
   # 「去掉了由 lite-agent 管理的 state、redirectToAuthorization 和暂未支持的 DPoP」
   @LA-OAU-07
@@ -920,7 +940,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     Then it succeeds
     And "docs" received the refused call of the tool "search" exactly once more
 
-  @LA-OAU-38
+  @LA-OAU-38 @adapter-lacks:clock
   Scenario: a call that timed out is not sent again after a refresh
     Given the tool "search" of "docs" never answers
     And the host binds "docs" to OAuth with the provider "p" of "as"
@@ -929,6 +949,27 @@ Feature: OAuth login and token refresh (LA-OAU)
     And the host registers "docs" with timeoutMs 2000
     And the host sends "go"
     And the protected server "docs" answers 401 to the next 1 request with a valid token
+    And the model calls "mcp__docs__fetch" with {}
+    And the host sends "again"
+    Then it succeeds
+    And "as" received 1 "refresh_token" grant
+    And "docs" received 1 call of the tool "search"
+    And the model received a tool result containing "ok"
+
+  # The same on the agent's clock, for an adapter that has it.
+  @LA-OAU-38 @adapter:clock
+  Scenario: a call that timed out on the agent's clock is not sent again after a refresh
+    Given the tool "search" of "docs" never answers
+    And the host binds "docs" to OAuth with the provider "p" of "as"
+    And the model calls "mcp__docs__search" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "docs" with timeoutMs 2000
+    And the host sends "go" in the background
+    And "docs" receives a call of the tool "search"
+    And the clock advances 2000 milliseconds
+    Then the background operation ends
+    When the protected server "docs" answers 401 to the next 1 request with a valid token
     And the model calls "mcp__docs__fetch" with {}
     And the host sends "again"
     Then it succeeds

@@ -152,9 +152,29 @@ Feature: One registry of servers (LA-REG)
     Examples:
       | failure                                    | kind       |
       | that exits on "tools/list"                 | transport  |
-      | that never answers "tools/list"            | timeout    |
       | with tools "ok, bad.name"                  | name       |
       | with 129 tools                             | limit      |
+
+    @adapter-lacks:clock
+    Examples: in real time
+      | failure                                    | kind       |
+      | that never answers "tools/list"            | timeout    |
+
+  # A registration that times out on the agent's clock.
+  @LA-REG-08 @adapter:clock
+  Scenario: a failed registration changes nothing and releases everything (it times out on the agent's clock)
+    Given a stdio MCP server "bad" that never answers "tools/list"
+    And a stdio MCP server "good" with tools "ok"
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "bad" as "s" with timeoutMs 3000 in the background
+    And "bad" receives its handshake
+    And the clock advances 3000 milliseconds
+    Then the background operation ends with a "timeout" error
+    And list() is unchanged
+    And every process of "bad" has exited
+    When the host registers "good" as "s"
+    Then it succeeds
 
   @LA-REG-08
   Scenario: a denied connection registers nothing and starts nothing

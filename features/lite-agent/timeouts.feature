@@ -151,7 +151,32 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     Examples:
       | delay | result                     |
       | 50    | a tool result containing "ok" |
+
+    # In real time only for an adapter without the clock; the reference's
+    # runs take the clock-driven scenario below.
+    @adapter-lacks:clock
+    Examples: in real time
+      | delay | result                     |
       | 6000  | a tool error               |
+
+  # The call's timeoutMs on the agent's clock: still running 1 ms before
+  # it, a tool error at it.
+  @LA-TMO-04 @LA-TMO-02 @adapter:clock
+  Scenario: timeoutMs bounds each call, on the agent's clock
+    Given a stdio MCP server "p" with tools "slow"
+    And the tool "slow" of "p" never answers
+    And the model calls "mcp__search__slow" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "p" as "search" with timeoutMs 2000
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "slow"
+    And the clock advances 1999 milliseconds
+    Then the background operation is still running
+    When the clock advances 1 millisecond
+    Then the background operation ends
+    And it succeeds
+    And the model received a tool error
 
   # 「取消使用现有 AbortSignal」
   @LA-TMO-05
@@ -200,7 +225,30 @@ Feature: Timeouts, cancellation and no replay (LA-TMO)
     Examples:
       | how                | misbehaves                 |
       | the server exits   | exits instead of answering |
+
+    @adapter-lacks:clock
+    Examples: in real time
+      | how                | misbehaves                 |
       | the call times out | never answers              |
+
+  @LA-TMO-06 @adapter:clock
+  Scenario: a call that timed out on the agent's clock is never sent again
+    Given a stdio MCP server "p" with tools "act"
+    And the tool "act" of "p" is annotated {"readOnlyHint": true, "idempotentHint": true}
+    And the tool "act" of "p" never answers
+    And the model calls "mcp__search__act" with {}
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "p" as "search" with timeoutMs 2000
+    And the host sends "go" in the background
+    And "p" receives a call of the tool "act"
+    And the clock advances 2000 milliseconds
+    Then the background operation ends
+    And the model received a tool error
+    When the host waits until the agent is idle
+    And the host sends "again"
+    And the host waits until the agent is idle
+    Then "p" received 1 call of the tool "act"
 
   @LA-TMO-06
   Scenario: an aborted call is never sent again

@@ -216,6 +216,32 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
     Then it succeeds
     And every process of "p" has exited
 
+    @adapter-lacks:clock
+    Examples:
+      | how                        |
+      | the host unregisters "p"   |
+      | the host closes the agent  |
+
+  # The same within 5 s of the agent's clock, which the host moves once
+  # the server saw its stdin close: the probe's, during registration,
+  # then the actual process's.
+  @LA-TRN-12 @adapter:clock
+  Scenario Outline: every process of a stdio server ends with its connection, on the agent's clock (<how>)
+    Given a stdio MCP server "p" with tools "a" that keeps running when its stdin closes
+    And the agent's clock is under the host's control
+    When the host creates the agent
+    And the host registers "p" in the background
+    And the stdin of 1 process of "p" has closed
+    And the clock advances 5 seconds
+    Then the background operation ends
+    And it succeeds
+    When <how> in the background
+    And the stdin of 2 processes of "p" have closed
+    And the clock advances 5 seconds
+    Then the background operation ends
+    And it succeeds
+    And every process of "p" has exited
+
     Examples:
       | how                        |
       | the host unregisters "p"   |

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +45,8 @@ type process struct {
 
 	closeOnce sync.Once
 	closeErr  error
-	noReap    bool // fault.NoReap: Close only closes stdin
+	noReap    bool  // fault.NoReap: Close only closes stdin
+	clock     Clock // times the graces of Close: the agent's clock
 }
 
 // childEnv builds a stdio server's environment: the default set from the
@@ -135,7 +137,7 @@ func (a *Host) startProcess(cfg ServerConfig, sandbox []string) (*process, error
 		limit = 1 << 30
 	}
 	// LA-TRN-12: closing reaps the whole process group.
-	p := &process{cmd: cmd, stdin: stdin, stdout: &lineLimit{r: stdout, max: limit}, exited: make(chan struct{}), noReap: m.Has(fault.NoReap)}
+	p := &process{cmd: cmd, stdin: stdin, stdout: &lineLimit{r: stdout, max: limit}, exited: make(chan struct{}), noReap: m.Has(fault.NoReap), clock: a.opts.Clock}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)
@@ -200,16 +202,24 @@ func (p *process) reader() io.ReadCloser { return io.NopCloser(p) }
 // Close shuts the server down: close stdin and wait, then SIGTERM the
 // process group and wait, then SIGKILL it. It returns when the direct child
 // has exited and been reaped; the rest of its process group is killed too.
+// Both deadlines run on the agent's clock from the moment Close begins,
+// armed before stdin closes, so that a manual clock moved past both once
+// the server saw its stdin close ends the server, whatever order the
+// timers fire in.
 func (p *process) Close() error {
 	p.closeOnce.Do(func() {
+		term, stopTerm := p.clock.WithTimeout(context.Background(), stdinGrace)
+		defer stopTerm()
+		kill, stopKill := p.clock.WithTimeout(context.Background(), stdinGrace+termGrace)
+		defer stopKill()
 		p.stdin.Close()
 		if p.noReap {
 			return
 		}
 		pgid := p.cmd.Process.Pid
-		if !p.wait(stdinGrace) {
+		if !p.exitsBefore(term) {
 			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !p.wait(termGrace) {
+			if !p.exitsBefore(kill) {
 				_ = syscall.Kill(-pgid, syscall.SIGKILL)
 				<-p.exited
 			}
@@ -242,6 +252,21 @@ func (p *process) ended(d time.Duration) string {
 		return fmt.Sprintf("the server process exited with status %d", exitErr.ExitCode())
 	}
 	return "the server process ended: " + p.err.Error()
+}
+
+// exitsBefore reports whether the process exited before deadline ended.
+func (p *process) exitsBefore(deadline context.Context) bool {
+	select {
+	case <-p.exited:
+		return true
+	case <-deadline.Done():
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // wait reports whether the process exited within d.
