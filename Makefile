@@ -6,7 +6,7 @@ GO ?= go
 all: test
 
 build:
-	$(GO) build -o bin/ ./cmd/mcpconform ./cmd/mcpconform-fake
+	$(GO) build -o bin/ ./cmd/mcpconform ./cmd/mcpconform-fake ./cmd/mcpconform-reference
 
 # Regenerate what is generated from the source: the index of where rules
 # are enforced and steps defined, which explain embeds (after moving code in
