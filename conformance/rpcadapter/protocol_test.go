@@ -115,9 +115,10 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 			if len(a) != len(b) {
 				t.Fatalf("%d scenarios in-process, %d through the protocol", len(a), len(b))
 			}
-			for id, v := range a {
-				if b[id] != v {
-					t.Errorf("%s: in-process %q, through the protocol %q", id, v, b[id])
+			for _, sc := range over.Scenarios {
+				if v := a[sc.ID]; b[sc.ID] != v {
+					t.Errorf("%s: in-process %q, through the protocol %q\n%s\nevidence:\n  %s", sc.ID, v, b[sc.ID],
+						sc.Error, strings.Join(sc.Evidence[:min(len(sc.Evidence), 40)], "\n  "))
 				}
 			}
 			mu.Lock()

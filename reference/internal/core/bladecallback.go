@@ -31,6 +31,10 @@ import (
 // maxCallbackHeader bounds what the listener reads of a request.
 const maxCallbackHeader = 16 << 10
 
+// listenerDrain bounds how long a closing listener lets the requests in
+// progress finish.
+const listenerDrain = 2 * time.Second
+
 // loopbackLogin returns the authorize() of a Blade server's binding: one
 // login through the loopback listener of redirect.
 func (a *Host) loopbackLogin(server, redirect string) func(ctx context.Context, authURL string) (string, error) {
@@ -101,7 +105,13 @@ func (a *Host) runLoopbackLogin(ctx context.Context, server, redirect, authURL s
 		_ = srv.Serve(ln)
 	}()
 	stop := func() {
-		_ = srv.Close()
+		// Requests in progress are answered (a callback's page, a refusal),
+		// for a bounded time; then every connection is cut.
+		sctx, cancel := context.WithTimeout(context.Background(), listenerDrain)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			_ = srv.Close()
+		}
 		<-served
 	}
 	// BL-OAU-03: no listener is left after the flow (B-06).
@@ -215,10 +225,16 @@ func (l *callbackListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.used = true
 	cb := *l.redirect
 	cb.RawQuery, cb.Fragment, cb.RawFragment = r.URL.RawQuery, "", ""
+	// The page goes out before the login may go on: once it has the
+	// callback, the login closes the listener, which must not cut the
+	// browser's answer short.
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = fmt.Fprintln(w, "Login complete. You may close this window.")
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 	select {
 	case l.taken <- cb.String():
 	default:
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = fmt.Fprintln(w, "Login complete. You may close this window.")
 }
