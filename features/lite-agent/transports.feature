@@ -206,25 +206,9 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
     When the host sends "go"
     Then only the last process of "p" received "tools/call"
 
-  # 「官方传输负责直接子进程关闭」
-  @LA-TRN-12
-  Scenario Outline: every process of a stdio server ends with its connection (<how>)
-    Given a stdio MCP server "p" with tools "a" that keeps running when its stdin closes
-    When the host creates the agent
-    And the host registers "p"
-    And <how>
-    Then it succeeds
-    And every process of "p" has exited
-
-    @adapter-lacks:clock
-    Examples:
-      | how                        |
-      | the host unregisters "p"   |
-      | the host closes the agent  |
-
-  # The same within 5 s of the agent's clock, which the host moves once
-  # the server saw its stdin close: the probe's, during registration,
-  # then the actual process's.
+  # 「官方传输负责直接子进程关闭」: within 5 s of the agent's clock, which the
+  # host moves once the server saw its stdin close: the probe's, during
+  # registration, then the actual process's.
   @LA-TRN-12 @adapter:clock
   Scenario Outline: every process of a stdio server ends with its connection, on the agent's clock (<how>)
     Given a stdio MCP server "p" with tools "a" that keeps running when its stdin closes
@@ -242,6 +226,22 @@ Feature: Protocol version, transports and the stdio process model (LA-TRN)
     And it succeeds
     And every process of "p" has exited
 
+    Examples:
+      | how                        |
+      | the host unregisters "p"   |
+      | the host closes the agent  |
+
+  # The same in real time, for an adapter without the clock.
+  @LA-TRN-12
+  Scenario Outline: every process of a stdio server ends with its connection (<how>)
+    Given a stdio MCP server "p" with tools "a" that keeps running when its stdin closes
+    When the host creates the agent
+    And the host registers "p"
+    And <how>
+    Then it succeeds
+    And every process of "p" has exited
+
+    @adapter-lacks:clock
     Examples:
       | how                        |
       | the host unregisters "p"   |
