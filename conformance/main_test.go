@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/procs"
 	"io"
 	"log"
 	"os"
@@ -40,7 +41,8 @@ const (
 //	<test binary> __serve-reference       the reference (serveReference)
 //	<test binary> __corrupt NAME -- CMD   the corrupting proxy in front of CMD (package corrupt)
 func TestMain(m *testing.M) {
-	mcpfake.Main() // the stdio fakes the scenarios hand implementations
+	mcpfake.Main()             // the stdio fakes the scenarios hand implementations
+	procs.SpareRaceExitSleep() // the adapters this binary starts of itself
 	log.SetOutput(io.Discard)
 	if len(os.Args) == 3 && os.Args[1] == "hollow-adapter" {
 		claims, ok := hollow.ClaimsNamed(os.Args[2])

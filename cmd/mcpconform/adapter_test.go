@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/procs"
 	"io"
 	"log"
 	"os"
@@ -19,8 +20,9 @@ import (
 // targets can name it as their adapter command, and as the adapter that
 // implements nothing (`hollow-adapter CLAIMS`, package hollow).
 func TestMain(m *testing.M) {
-	mcpfake.Main()            // the stdio fakes the scenarios hand implementations
-	log.SetOutput(io.Discard) // see main
+	mcpfake.Main()             // the stdio fakes the scenarios hand implementations
+	procs.SpareRaceExitSleep() // the adapters this binary starts of itself
+	log.SetOutput(io.Discard)  // see main
 	if len(os.Args) > 1 && os.Args[1] == "adapter" {
 		os.Exit(runCLI(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}

@@ -213,7 +213,7 @@ var helpers = map[string]func(args []string) int{
 func runner(args []string) int {
 	exe, _ := os.Executable()
 	_, err := conformance.Run(context.Background(), conformance.Options{
-		Target:   &rpcadapter.Target{Command: []string{exe, "serve", args[1]}, Env: quickRaceExit()},
+		Target:   &rpcadapter.Target{Command: []string{exe, "serve", args[1]}},
 		Features: os.DirFS(args[0]), StepTimeout: 2 * time.Minute,
 	})
 	if err != nil {
@@ -229,7 +229,7 @@ func runner(args []string) int {
 func measure(args []string) int {
 	exe, _ := os.Executable()
 	start := time.Now()
-	rep, err := conformance.Run(context.Background(), conformance.Options{Target: &rpcadapter.Target{Command: []string{exe, "serve", args[0]}, Env: quickRaceExit()}, Rules: args[1:]})
+	rep, err := conformance.Run(context.Background(), conformance.Options{Target: &rpcadapter.Target{Command: []string{exe, "serve", args[0]}}, Rules: args[1:]})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "measure:", err)
 		return 1

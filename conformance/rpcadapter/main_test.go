@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/procs"
 	"io"
 	"log"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
@@ -25,7 +25,9 @@ import (
 // The hostile tests' other helpers run as `<test binary> HELPER ARGS`
 // (helpers, in hostile_test.go).
 func TestMain(m *testing.M) {
-	mcpfake.Main() // the stdio fakes the scenarios hand implementations
+	mcpfake.Main()             // the stdio fakes the scenarios hand implementations
+	procs.SpareRaceExitSleep() // the adapters this binary starts of itself
+	procs.SpareRaceExitSleep()
 	// Only net/http writes to the standard logger, about the fakes'
 	// deliberate misbehaviour.
 	log.SetOutput(io.Discard)
@@ -62,15 +64,5 @@ func adapterTarget(t testing.TB, mode string, extra ...string) *rpcadapter.Targe
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &rpcadapter.Target{Command: append([]string{exe, "serve", mode}, extra...), Env: quickRaceExit()}
-}
-
-// quickRaceExit is the environment that spares each adapter process of a
-// -race test binary the second the race detector sleeps by default when
-// the process exits (atexit_sleep_ms), which every scenario waited for:
-// half of this package's time under -race. The detector still reports a
-// race, and still makes the process exit with status 66 when it found
-// one; the GORACE options of the test's environment are kept.
-func quickRaceExit() map[string]string {
-	return map[string]string{"GORACE": strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")}
+	return &rpcadapter.Target{Command: append([]string{exe, "serve", mode}, extra...)}
 }
