@@ -79,6 +79,10 @@ type Options struct {
 	// [spec.Rule.Portable]: what any MCP host must do, without a product's
 	// own surface.
 	Portable bool
+
+	// fresh gives every scenario an adapter that served no other: the run
+	// again of the scenarios that failed in a reused one.
+	fresh bool
 }
 
 // featureTree returns the feature files to run and their directories.

@@ -144,6 +144,10 @@ type ScenarioResult struct {
 	// [Options.Repeat]; DurationMs is then the longest.
 	Repetitions []Status `json:"repetitions,omitempty"`
 	DurationMs  int64    `json:"durationMs"`
+	// Rerun, when set, is how the scenario failed in an adapter process
+	// that had served other scenarios before it (capability reuse): it
+	// ran again in a process of its own, and that run is its verdict.
+	Rerun string `json:"rerun,omitempty"`
 
 	sealed bool // seal ran
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,7 +22,11 @@ import (
 
 // Run runs the selected scenarios of the suite against opts.Target and
 // returns the report. Every scenario gets a fresh world; scenarios run
-// concurrently. An error means the run could not happen at all: bad
+// concurrently. A scenario that failed in an adapter process that had
+// served other scenarios (capability reuse) runs again in a process of
+// its own, and that run is its verdict ([ScenarioResult.Rerun]); before
+// Run returns, the adapter processes a target keeps waiting for a
+// scenario are ended (an [io.Closer] target's Close). An error means the run could not happen at all: bad
 // options or an empty selection (a [*UsageError], and no report), or a
 // target that cannot be started or describe itself (a [*TargetError],
 // with a report that says so and holds no scenario). A failing
@@ -33,10 +38,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	// The scratch directories of runs that were killed go first.
 	_, _ = scratch.Sweep()
+	if c, ok := opts.Target.(io.Closer); ok {
+		defer c.Close() // the adapter processes waiting for a scenario
+	}
 	info, err := opts.Target.Info(ctx)
 	if err != nil {
 		return targetFailed(opts, err)
 	}
+	base := opts
 	if len(info.Systems) == 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("the target %q (adapter %q) claims no system, so no scenario applies to it: an adapter declares the systems it implements (%s, %s)", info.Implementation.Name, info.Name, adapter.LiteAgent, adapter.Blade)}
 	}
@@ -80,6 +89,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	suite.Run()
 	r.closeLeftovers()
 	r.removeOpenerShim()
+	if err := r.runFresh(ctx, base); err != nil {
+		return nil, err
+	}
 
 	rep := &Report{
 		Schema: 1, Tool: ToolInfo{Version: opts.ToolVersion}, Strict: opts.Strict, Shard: opts.Shard.String(), baseline: opts.Baseline,
@@ -195,7 +207,8 @@ type runner struct {
 	mu      sync.Mutex
 	done    int
 	results map[string]*ScenarioResult
-	worlds  map[*world]bool // worlds not yet closed
+	worlds  map[*world]bool   // worlds not yet closed
+	rerun   []*ScenarioResult // failed in an adapter process that had served others
 
 	shimOnce sync.Once // the opener shim, made by openerShim
 	shimDir  string
@@ -358,6 +371,11 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 	if res != nil {
 		res.seal()
 	}
+	if res != nil && res.Status == StatusFailed && w.adapterReused {
+		r.mu.Lock()
+		r.rerun = append(r.rerun, res)
+		r.mu.Unlock()
+	}
 	if res != nil && res.failing() && r.opts.EvidenceDir != "" && w.log != nil {
 		w.writeEvidence(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)), *res)
 	}
@@ -418,4 +436,45 @@ func (w *world) adapterDiagnostics() []string {
 		out = append(out, d.Diagnostics()...)
 	}
 	return append(out, w.startDiagnostics...)
+}
+
+// runFresh runs again, each in an adapter process of its own, the
+// scenarios that failed in a process that had served other scenarios
+// before them, and makes that run their verdict: whatever an adapter
+// keeps from one scenario to the next (capability reuse) must not fail
+// another. base is the run's options, as given.
+func (r *runner) runFresh(ctx context.Context, base Options) error {
+	if len(r.rerun) == 0 || base.fresh {
+		return nil
+	}
+	var ids []string
+	for _, res := range r.rerun {
+		if !slices.Contains(ids, res.ID) {
+			ids = append(ids, res.ID)
+		}
+	}
+	o := base
+	o.Only, o.Rules, o.Tags, o.Shard, o.Portable = ids, nil, "", Shard{}, false
+	o.Repeat, o.OnResult, o.OnStart, o.T, o.fresh = 1, nil, nil, nil, true
+	rep, err := Run(ctx, o)
+	if err != nil {
+		return fmt.Errorf("running again, each in an adapter process of its own, the %d scenarios that failed in a reused one: %w", len(ids), err)
+	}
+	fresh := map[string]ScenarioResult{}
+	for _, res := range rep.Scenarios {
+		fresh[res.ID] = res
+	}
+	for _, res := range r.rerun {
+		again, ok := fresh[res.ID]
+		if !ok {
+			continue
+		}
+		first := fmt.Sprintf("%s in an adapter process that had served other scenarios: %s", res.Status, res.Error)
+		if !again.failing() && r.opts.EvidenceDir != "" {
+			_ = os.RemoveAll(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)))
+		}
+		*res = again
+		res.Rerun = safetext.Cap(first, safetext.Message)
+	}
+	return nil
 }

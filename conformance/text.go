@@ -68,6 +68,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, e := range r.StaleBaseline {
 		fmt.Fprintf(&b, "\nSTALE BASELINE: %s\n", Printable(e))
 	}
+	var rerun []string
+	for _, s := range r.Scenarios {
+		if s.Rerun != "" && !s.failing() {
+			rerun = append(rerun, fmt.Sprintf("  %s: %s", Printable(s.ID), Printable(firstLine(s.Rerun))))
+		}
+	}
+	if len(rerun) > 0 {
+		b.WriteString("\npassed only in an adapter process of their own (the adapter keeps something from one scenario to the next: capability reuse; --fresh-adapters runs every scenario that way):\n" + strings.Join(rerun, "\n") + "\n")
+	}
 	skipped := map[string]int{}
 	for _, s := range r.Scenarios {
 		if s.Status == StatusSkipped {

@@ -54,7 +54,8 @@ func (t renamingTarget) Open(ctx context.Context, env adapter.Env) (adapter.Adap
 }
 
 // renamingAdapter wraps one adapter of a [renamingTarget]. It keeps the
-// adapter's optional interfaces (diagnostics, console) visible.
+// adapter's optional interfaces (diagnostics, console, leftovers, faults,
+// reuse, its process) visible.
 type renamingAdapter struct {
 	adapter.Adapter
 	naming adapter.ToolNaming
@@ -72,6 +73,25 @@ func (a *renamingAdapter) Console() string {
 		return c.Console()
 	}
 	return ""
+}
+
+func (a *renamingAdapter) Leftovers() []adapter.Leftover {
+	if r, ok := a.Adapter.(adapter.LeftoverReporter); ok {
+		return r.Leftovers()
+	}
+	return nil
+}
+
+func (a *renamingAdapter) Fault() error {
+	if f, ok := a.Adapter.(adapter.Faulter); ok {
+		return f.Fault()
+	}
+	return nil
+}
+
+func (a *renamingAdapter) Reused() bool {
+	r, ok := a.Adapter.(adapter.Reuser)
+	return ok && r.Reused()
 }
 
 func (a *renamingAdapter) ImplementationPID() int {

@@ -79,6 +79,7 @@ type world struct {
 	leftovers  []finding    // processes that outlived the scenario
 
 	adapterLeft      []adapter.Leftover // what the adapter process left running, which its Close killed
+	adapterReused    bool               // the adapter's process had served other scenarios ([adapter.Reuser])
 	fault            error              // the adapter's own failure outside any operation
 	startDiagnostics []string           // what the runner saw of an adapter that could not be opened
 	diagnose         bool               // a step failed: its evidence gets the adapter's diagnostics once closed
@@ -347,7 +348,7 @@ func (w *world) openAdapter(ctx context.Context) error {
 	if w.adapter != nil {
 		return nil
 	}
-	a, err := w.run.opts.Target.Open(ctx, adapter.Env{Dir: w.dir, Environ: w.environ})
+	a, err := w.run.opts.Target.Open(ctx, adapter.Env{Dir: w.dir, Environ: w.environ, Fresh: w.run.opts.fresh})
 	if err != nil {
 		var d adapter.Diagnoser
 		if errors.As(err, &d) {
@@ -504,6 +505,9 @@ func (w *world) close(checkLeftovers bool) {
 		}
 		if f, ok := w.adapter.(adapter.Faulter); ok {
 			w.fault = f.Fault()
+		}
+		if r, ok := w.adapter.(adapter.Reuser); ok {
+			w.adapterReused = r.Reused()
 		}
 	}
 	w.releasePort() // the adapter is closed: no listener of it is left

@@ -46,7 +46,7 @@ func self(t *testing.T) string {
 
 func TestAdapterCheckOfServeReference(t *testing.T) {
 	code, out, errs := run(t, "adapter", "check", "--target", "cmd:"+self(t)+" adapter serve-reference")
-	if code != exitOK || !strings.Contains(out, "all 19 checks passed") {
+	if code != exitOK || !strings.Contains(out, "all 20 checks passed") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }

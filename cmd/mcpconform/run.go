@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
 	"github.com/mcpconform/mcpconform/internal/safetext"
 	"github.com/mcpconform/mcpconform/internal/servereference"
 )
@@ -35,6 +36,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rerun := fs.String("rerun-failed", "", "run only the scenarios that failed, were undefined or pending in this report.json")
 	multiplier := fs.Float64("timeout-multiplier", 1, "scale every step deadline and real-time budget, for slow machines and adapters")
 	portable := fs.Bool("portable", false, "run only the scenarios of portable rules (what any MCP host must do; mcpconform list --portable), not a product's own surface")
+	fresh := fs.Bool("fresh-adapters", false, "start an adapter process for every scenario, even when the adapter declares the capability reuse (one process serving scenarios in turn; spec/adapter-protocol.md §1)")
 	repeat := fs.Int("repeat", 1, "run every selected scenario this many times, side by side; a scenario whose verdict differs between repetitions is flaky and fails the run")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: mcpconform run [flags]\n\nflags:\n")
@@ -66,6 +68,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpconform run: --target: %v\n", err)
 		return exitUsage
+	}
+	if rt, ok := t.(*rpcadapter.Target); ok {
+		rt.Reuse = !*fresh
 	}
 	live := newProgress(stderr)
 	opts := conformance.Options{

@@ -68,6 +68,9 @@ type Env struct {
 	// process environment (process.env), as KEY=VALUE pairs. Secrets planted
 	// here by a scenario must never reach an MCP server's child process.
 	Environ []string `json:"environ"`
+	// Fresh asks for an adapter that has served no other scenario: a
+	// target that reuses adapter processes starts a new one.
+	Fresh bool `json:"-"`
 }
 
 // An Agent is one agent instance of the implementation under test: the

@@ -56,11 +56,17 @@ const (
 	// server ([HealthReader], [OpMCPHealth]); Blade's document names no
 	// API for it (BL-HC-04, interpretation B-04).
 	CapHealth Capability = "health"
+	// CapReuse: one adapter process can serve several scenarios in turn
+	// (spec/adapter-protocol.md §1: scenario/end closes every agent of a
+	// scenario, scenario/begin gives the next its directory and
+	// environment). A protocol capability: no scenario asks for it; the
+	// runner uses it to start fewer processes.
+	CapReuse Capability = "reuse"
 )
 
 // Capabilities lists every capability of the contract, in a stable order.
 var Capabilities = []Capability{
 	CapHome, CapListNormalize, CapSubagent, CapSandbox, CapDryRun, CapProjection,
 	CapContextRef, CapSessionDump, CapLogSinks, CapConcurrencyPolicy, CapInputRequired, CapClock,
-	CapConfirmation, CapHealth, CapOAuthEndpoints, CapOAuthRedirect,
+	CapConfirmation, CapHealth, CapOAuthEndpoints, CapOAuthRedirect, CapReuse,
 }

@@ -69,3 +69,12 @@ type LeftoverReporter interface {
 type Faulter interface {
 	Fault() error
 }
+
+// Reuser is implemented by adapters that may serve a scenario from a
+// process that served others before it ([CapReuse]). Reused reports
+// whether this one's did; the runner runs a scenario that failed in such
+// a process again in a fresh one ([Env.Fresh]), so that no verdict
+// depends on what ran before it.
+type Reuser interface {
+	Reused() bool
+}

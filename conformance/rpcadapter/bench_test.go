@@ -42,13 +42,17 @@ func benchSuite(b *testing.B, target adapter.Target) {
 
 // BenchmarkSuiteInProcess and BenchmarkSuiteThroughProtocol compare a full
 // run of the suite against the reference in-process and through the
-// adapter protocol (one adapter process per scenario).
+// adapter protocol: one adapter process per scenario, or (reuse) adapter
+// processes that serve scenarios in turn, as `mcpconform run` has them.
 func BenchmarkSuiteInProcess(b *testing.B) { benchSuite(b, refadapter.Target{}) }
 
 func BenchmarkSuiteThroughProtocol(b *testing.B) {
 	b.Run("test-binary", func(b *testing.B) { benchSuite(b, adapterTarget(b, "reference")) })
 	b.Run("mcpconform-reference", func(b *testing.B) {
 		benchSuite(b, &rpcadapter.Target{Command: []string{referenceBinary(b)}})
+	})
+	b.Run("mcpconform-reference-reuse", func(b *testing.B) {
+		benchSuite(b, &rpcadapter.Target{Command: []string{referenceBinary(b)}, Reuse: true})
 	})
 }
 
@@ -62,11 +66,17 @@ func BenchmarkAdapterStart(b *testing.B) {
 	b.Run("mcpconform-reference", func(b *testing.B) {
 		benchStart(b, &rpcadapter.Target{Command: []string{referenceBinary(b)}})
 	})
+	// What a scenario pays when processes serve scenarios in turn: the end
+	// of the last (scenario/end, the look for what it left) and its begin.
+	b.Run("mcpconform-reference-reuse", func(b *testing.B) {
+		benchStart(b, &rpcadapter.Target{Command: []string{referenceBinary(b)}, Reuse: true})
+	})
 }
 
 // benchStart opens and closes an adapter of t once per iteration.
 func benchStart(b *testing.B, t *rpcadapter.Target) {
 	dir := b.TempDir()
+	defer t.Close()
 	defer reportCPU(b)()
 	for b.Loop() {
 		a, err := t.Open(context.Background(), adapter.Env{Dir: dir})

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -83,6 +84,9 @@ type Conn struct {
 	incoming  map[string]context.CancelFunc // their requests being handled
 	offset    int64                         // bytes read so far
 	notes     int                           // notifications received so far
+	countFrom int64                         // the offset where the bounds' count starts
+	notesFrom int                           // the notifications before it
+	reset     atomic.Bool                   // the count starts again at the next message
 	broken    error
 	done      chan struct{}
 	wg        sync.WaitGroup // handler goroutines
@@ -149,6 +153,10 @@ func NewConn(r io.Reader, w io.Writer, h Handler) *Conn {
 	}
 }
 
+// ResetLimits starts counting towards [Conn.Limits] again from the next
+// message received: an adapter process's bounds are per scenario.
+func (c *Conn) ResetLimits() { c.reset.Store(true) }
+
 // Done is closed when the connection is broken or its input ended.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
@@ -200,7 +208,10 @@ func (c *Conn) read() error {
 
 // handleLine decodes and dispatches one message line, at offset start.
 func (c *Conn) handleLine(line []byte, start int64) error {
-	if b := c.Limits.Bytes; b > 0 && c.offset > b {
+	if c.reset.Swap(false) {
+		c.countFrom, c.notesFrom = start, c.notes
+	}
+	if b := c.Limits.Bytes; b > 0 && c.offset-c.countFrom > b {
 		return &FloodError{What: "bytes of messages", Bound: b, Offset: start}
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
@@ -277,7 +288,7 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 		c.observe(Traffic{Method: m.Method, Kind: kind, Payload: m.Params, Raw: raw})
 		if !m.ID.IsValid() {
 			c.notes++
-			if n := c.Limits.Notifications; n > 0 && c.notes > n {
+			if n := c.Limits.Notifications; n > 0 && c.notes-c.notesFrom > n {
 				return &FloodError{What: "notifications", Bound: int64(n), Offset: offset}
 			}
 			c.notification(m)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestMalformedInputIsLocated checks that input breaking the protocol ends
@@ -231,4 +232,58 @@ type writeSignal struct {
 func (w writeSignal) Write(b []byte) (int, error) {
 	w.once.Do(func() { close(w.written) })
 	return len(b), nil
+}
+
+// TestResetLimitsCountsAgain: after ResetLimits the bounds count from the
+// next message (an adapter process's bounds are per scenario), and the
+// offsets a flood names stay those of the stream.
+func TestResetLimitsCountsAgain(t *testing.T) {
+	note := `{"jsonrpc":"2.0","method":"note","params":{}}` + "\n"
+	tests := []struct {
+		name   string
+		limits Limits
+		what   string
+	}{
+		{"notifications", Limits{Notifications: 3}, "notifications"},
+		{"bytes", Limits{Bytes: 3 * int64(len(note))}, "bytes of messages"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, w := io.Pipe()
+			seen := make(chan struct{}, 16)
+			c := NewConn(r, io.Discard, func(context.Context, string, json.RawMessage) (any, error) {
+				seen <- struct{}{}
+				return nil, nil
+			})
+			c.Limits = tt.limits
+			done := make(chan error, 1)
+			go func() { done <- c.Run() }()
+			send := func(n int) {
+				for range n {
+					if _, err := io.WriteString(w, note); err != nil {
+						t.Fatal(err)
+					}
+					select {
+					case <-seen:
+					case <-time.After(5 * time.Second):
+						t.Fatal("a notification was not handled")
+					}
+				}
+			}
+			send(3) // at the bound
+			c.ResetLimits()
+			send(3) // at the bound again: no flood
+			go io.WriteString(w, note)
+			select {
+			case err := <-done:
+				var fe *FloodError
+				if !errors.As(err, &fe) || fe.What != tt.what || fe.Offset != 6*int64(len(note)) {
+					t.Errorf("got %v; want a flood of %s at byte offset %d", err, tt.what, 6*len(note))
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the seventh notification did not break the connection")
+			}
+			w.Close()
+		})
+	}
 }

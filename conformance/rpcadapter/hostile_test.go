@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -37,8 +39,14 @@ import (
 //	grandchild      leaves two processes holding its stdout, one in its
 //	                process group and one in a session of its own, that
 //	                ignore SIGTERM (they note it in $LINGER_FILE)
+//	grandchild-renamed
+//	                the same, declaring the tool names "{server}_{tool}"
 //	stubborn        never closes what it created: after the end of stdin it
 //	                stays, its servers running, for 10 minutes
+//	listener        listens on a TCP port of 127.0.0.1 from its first
+//	                agent/create on, and never closes it
+//	stale           refuses every agent/create once its process has served
+//	                a scenario (capability reuse): state kept between two
 var hostileModes = map[string]adapter.Target{
 	"ansi": hostile{wrap: func(g adapter.Agent, _ adapter.Host) adapter.Agent { return junkAgent{g} }},
 	"flood-notes": hostile{created: func(ctx context.Context, h adapter.Host) {
@@ -57,9 +65,28 @@ var hostileModes = map[string]adapter.Target{
 		wrap:    func(g adapter.Agent, _ adapter.Host) adapter.Agent { return hugeErrors{g} },
 	},
 	"grandchild": hostile{opened: leaveLingerers},
+	// The same behind a tool naming scheme of its own, which the runner
+	// translates through a wrapper of the adapter.
+	"grandchild-renamed": hostile{opened: leaveLingerers, info: func(i adapter.Info) adapter.Info {
+		i.ToolNames = "{server}_{tool}"
+		return i
+	}},
 	// Writing to a runner that is gone must not end it either.
 	"stubborn": hostile{stubborn: true, opened: func() { signal.Ignore(syscall.SIGPIPE) }},
+	"listener": hostile{created: func(context.Context, adapter.Host) {
+		if l, err := net.Listen("tcp", "127.0.0.1:0"); err == nil {
+			leaked = append(leaked, l) // never closed
+		}
+	}},
+	"stale": hostile{stale: true},
 }
+
+// leaked holds the listener adapter's listeners, open for its life.
+var leaked []net.Listener
+
+// opens counts the adapter's openings in this process: one per scenario
+// it serves.
+var opens atomic.Int32
 
 // hugeText nearly fills a protocol line. It is made on first use, not at
 // package initialization: every adapter process the tests start is this
@@ -79,9 +106,11 @@ type hostile struct {
 	created  func(ctx context.Context, host adapter.Host)    // runs before agent/create answers
 	wrap     func(adapter.Agent, adapter.Host) adapter.Agent // wraps every agent
 	stubborn bool                                            // closes nothing
+	stale    bool                                            // refuses every agent once it has served a scenario
 }
 
 func (h hostile) Open(ctx context.Context, env adapter.Env) (adapter.Adapter, error) {
+	opens.Add(1)
 	if h.opened != nil {
 		h.opened()
 	}
@@ -105,6 +134,9 @@ func (a *hostileAdapter) Info() adapter.Info {
 
 func (a *hostileAdapter) NewAgent(ctx context.Context, opts adapter.AgentOptions, host adapter.Host) (adapter.Agent, error) {
 	a.agents++ // before the reference starts anything for it
+	if a.h.stale && opens.Load() > 1 {
+		return nil, &adapter.Error{Kind: adapter.KindInternal, Message: "stale: this process served a scenario before"}
+	}
 	g, err := a.Adapter.NewAgent(ctx, opts, host)
 	if a.h.created != nil {
 		a.h.created(ctx, host)

@@ -27,7 +27,6 @@ import (
 func TestMain(m *testing.M) {
 	mcpfake.Main()             // the stdio fakes the scenarios hand implementations
 	procs.SpareRaceExitSleep() // the adapters this binary starts of itself
-	procs.SpareRaceExitSleep()
 	// Only net/http writes to the standard logger, about the fakes'
 	// deliberate misbehaviour.
 	log.SetOutput(io.Discard)

@@ -14,15 +14,20 @@ const ProtocolVersion = "1"
 const (
 	MethodInitialize = "initialize"
 	MethodShutdown   = "shutdown"
-	MethodModel      = "host/model"
-	MethodApprove    = "host/approve"
-	MethodEvent      = "host/event"
-	MethodHook       = "host/hook"
-	MethodValidate   = "host/validate"
-	MethodExecute    = "host/execute"
-	MethodAuthorize  = "host/authorize"
-	MethodProvider   = "host/provider"
-	MethodPermission = "host/permission"
+	// MethodScenarioEnd and MethodScenarioBegin are the runner's, to an
+	// adapter that declares [adapter.CapReuse]: end the scenario (close
+	// every agent, forget them) and begin the next in the process.
+	MethodScenarioEnd   = "scenario/end"
+	MethodScenarioBegin = "scenario/begin"
+	MethodModel         = "host/model"
+	MethodApprove       = "host/approve"
+	MethodEvent         = "host/event"
+	MethodHook          = "host/hook"
+	MethodValidate      = "host/validate"
+	MethodExecute       = "host/execute"
+	MethodAuthorize     = "host/authorize"
+	MethodProvider      = "host/provider"
+	MethodPermission    = "host/permission"
 	// MethodInProcessTool is one run of a Blade in-process tool's handler.
 	MethodInProcessTool = "host/inProcessTool"
 )
@@ -34,6 +39,13 @@ type Peer struct {
 }
 
 // InitializeParams opens the protocol.
+// BeginParams are the params of scenario/begin: the scenario's directory
+// (the adapter's working directory) and its whole environment.
+type BeginParams struct {
+	Dir     string   `json:"dir"`
+	Environ []string `json:"environ"`
+}
+
 type InitializeParams struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	Runner          Peer   `json:"runner"`

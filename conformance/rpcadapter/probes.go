@@ -53,6 +53,7 @@ var probes = []probe{
 	{name: "agent/close", op: adapter.OpClose, agent: true, run: probeClose},
 	{name: "blade session", op: adapter.OpMCPStatus, system: adapter.Blade, agent: true, run: probeBladeSession},
 	{name: "unknown agent", run: probeUnknownAgent},
+	{name: "reuse", agent: true, run: probeReuse},
 	{name: "shutdown", run: probeShutdown},
 	{name: "unknown version", run: probeUnknownVersion},
 }
@@ -355,6 +356,31 @@ func probeUnknownAgent(ctx context.Context, c *checkRun) (Verdict, string) {
 	return CheckOK, fmt.Sprintf("refused with kind %s", adapter.KindOf(err))
 }
 
+// probeReuse, for an adapter that declares reuse, ends the scenario and
+// begins another: scenario/end answered, scenario/begin answered, the
+// last scenario's agent unknown, and a new agent created in the new one.
+func probeReuse(ctx context.Context, c *checkRun) (Verdict, string) {
+	if !c.info.Supports(adapter.CapReuse) {
+		return CheckSkipped, fmt.Sprintf("the adapter does not declare %q", adapter.CapReuse)
+	}
+	if err := c.call(ctx, MethodScenarioEnd, empty{}, nil); err != nil {
+		return CheckFailed, "scenario/end: " + describeErr(err)
+	}
+	if err := c.call(ctx, MethodScenarioBegin, BeginParams{Dir: c.env.Dir, Environ: c.target.environ(c.env)}, nil); err != nil {
+		return CheckFailed, "scenario/begin: " + describeErr(err)
+	}
+	if ag, ok := c.agent.(*agent); ok {
+		err := c.call(ctx, string(adapter.OpSend), SendParams{AgentID: ag.id, Prompt: "x"}, nil)
+		if adapter.KindOf(err) != adapter.KindNotFound {
+			return CheckFailed, fmt.Sprintf("agent/send to the last scenario's agent %q: want kind %s, got %v", ag.id, adapter.KindNotFound, describeErr(err))
+		}
+	}
+	if _, err := c.p.NewAgent(ctx, c.opts, c.host); err != nil {
+		return CheckFailed, "agent/create in the scenario begun: " + describeErr(err)
+	}
+	return CheckOK, "ended the scenario (its agent forgotten) and began another, in which an agent was created"
+}
+
 // probeShutdown sends shutdown; then the process must end once its stdin
 // closes. It ends the shared process.
 func probeShutdown(ctx context.Context, c *checkRun) (Verdict, string) {
@@ -362,8 +388,8 @@ func probeShutdown(ctx context.Context, c *checkRun) (Verdict, string) {
 	if err := c.call(ctx, MethodShutdown, empty{}, nil); err != nil {
 		return CheckFailed, describeErr(err)
 	}
-	c.p.stdin.Close()
-	if bounded.Closed(c.p.exited, 5*time.Second) {
+	c.p.pr.stdin.Close()
+	if bounded.Closed(c.p.pr.exited, 5*time.Second) {
 		return CheckOK, "answered, and exited when stdin closed"
 	}
 	return CheckFailed, "still running 5 s after shutdown and the end of stdin"

@@ -80,6 +80,12 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 			adapterTarget(t, "mutant", string(fault.AliasLength)), []string{"LA-NAME-02", "LA-NAME-03"}},
 	}
 	for _, tc := range cases {
+		// As `mcpconform run` has it: processes serve scenarios in turn
+		// (a process per scenario is what the hostile and corrupting
+		// adapters' tests run, and the corruptions' whole runs).
+		tc.protocol.Reuse = true
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var bad []string
@@ -116,6 +122,9 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 				t.Fatalf("%d scenarios in-process, %d through the protocol", len(a), len(b))
 			}
 			for _, sc := range over.Scenarios {
+				if sc.Rerun != "" && sc.Status == conformance.StatusPassed {
+					t.Errorf("%s failed in a reused adapter process and passed in a fresh one: %s", sc.ID, sc.Rerun)
+				}
 				if v := a[sc.ID]; b[sc.ID] != v {
 					t.Errorf("%s: in-process %q, through the protocol %q\n%s\nevidence:\n  %s", sc.ID, v, b[sc.ID],
 						sc.Error, strings.Join(sc.Evidence[:min(len(sc.Evidence), 40)], "\n  "))

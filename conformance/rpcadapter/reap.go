@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"syscall"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
@@ -30,9 +29,7 @@ func groupLeftovers(pgid int) []adapter.Leftover {
 // pipeLeftovers kills the processes that hold one of the pipes (their
 // inodes) open and returns them.
 func pipeLeftovers(pipes []uint64) []adapter.Leftover {
-	left := leftoversWhere(func(p procs.Proc) bool {
-		return slices.ContainsFunc(procs.Pipes(p.PID), func(ino uint64) bool { return slices.Contains(pipes, ino) })
-	})
+	left := leftoversWhere(func(p procs.Proc) bool { return holdsAny(p.PID, pipes) })
 	for _, l := range left {
 		_ = syscall.Kill(l.PID, syscall.SIGKILL)
 	}
@@ -46,9 +43,14 @@ func pipeLeftovers(pipes []uint64) []adapter.Leftover {
 // fork and its exec, a copy of every pipe the runner has open, among them
 // the pipes of the adapter being reaped.
 func leftoversWhere(match func(procs.Proc) bool) []adapter.Leftover {
+	return leftoversAmong(procs.All(), match)
+}
+
+// leftoversAmong is leftoversWhere over one reading of every process.
+func leftoversAmong(all []procs.Proc, match func(procs.Proc) bool) []adapter.Leftover {
 	var out []adapter.Leftover
 	self := os.Getpid()
-	for _, p := range procs.All() {
+	for _, p := range all {
 		if p.PID == self || p.PPID == self || !p.Running() || !match(p) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,8 +17,12 @@ import (
 
 // Serve is the adapter side of the protocol for a Go [adapter.Target]: it
 // answers the runner on in and out until in ends, opening one adapter with
-// env at the handshake. `mcpconform adapter serve-reference` is Serve over
-// the process's stdin and stdout with the reference's target.
+// env at the handshake. It declares [adapter.CapReuse] for any target: on
+// scenario/end it closes every agent, and on scenario/begin it opens the
+// target afresh with the next scenario's [adapter.Env], which is how a Go
+// target takes its directory and environment (the process's own are left
+// as they are). `mcpconform adapter serve-reference` is Serve over the
+// process's stdin and stdout with the reference's target.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, target adapter.Target, env adapter.Env) error {
 	s := &server{target: target, env: env, agents: map[string]adapter.Agent{}}
 	s.conn = NewConn(in, out, s.handle)
@@ -48,6 +53,15 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 	case MethodShutdown:
 		s.closeAll()
 		return empty{}, nil
+	case MethodScenarioEnd:
+		s.closeAgents()
+		return empty{}, nil
+	case MethodScenarioBegin:
+		var p BeginParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return empty{}, s.begin(ctx, adapter.Env{Dir: p.Dir, Environ: p.Environ})
 	}
 	s.mu.Lock()
 	ready := s.adapter != nil
@@ -197,7 +211,12 @@ func (s *server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		}
 		s.adapter = a
 	}
-	return resultOf(s.adapter.Info()), nil
+	info := s.adapter.Info()
+	if !info.Supports(adapter.CapReuse) {
+		// Serve itself ends one scenario and begins the next.
+		info.Capabilities = append(slices.Clone(info.Capabilities), adapter.CapReuse)
+	}
+	return resultOf(info), nil
 }
 
 // create builds an agent whose host is the runner.
@@ -220,16 +239,45 @@ func (s *server) create(ctx context.Context, p CreateParams) (any, error) {
 
 // closeAll closes every agent and the adapter.
 func (s *server) closeAll() {
+	s.closeAgents()
 	s.mu.Lock()
-	agents, a := s.agents, s.adapter
-	s.agents, s.adapter = map[string]adapter.Agent{}, nil
+	a := s.adapter
+	s.adapter = nil
+	s.mu.Unlock()
+	if a != nil {
+		_ = a.Close()
+	}
+}
+
+// closeAgents closes every agent, and forgets them: the end of a
+// scenario.
+func (s *server) closeAgents() {
+	s.mu.Lock()
+	agents := s.agents
+	s.agents = map[string]adapter.Agent{}
 	s.mu.Unlock()
 	for _, g := range agents {
 		_ = g.Close(context.Background())
 	}
-	if a != nil {
-		_ = a.Close()
+}
+
+// begin begins the next scenario: the target's adapter is opened afresh
+// with the scenario's directory and environment, which is how a Go
+// [adapter.Target] takes them (the process's own stay as they are).
+func (s *server) begin(ctx context.Context, env adapter.Env) error {
+	s.closeAgents()
+	a, err := s.target.Open(ctx, env)
+	if err != nil {
+		return err
 	}
+	s.mu.Lock()
+	old := s.adapter
+	s.adapter, s.env = a, env
+	s.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
+	return nil
 }
 
 // decode decodes params, reporting invalid ones with -32602.

@@ -38,9 +38,19 @@ type Target struct {
 	// Observe, if set, sees every protocol message of every adapter
 	// process, in both directions.
 	Observe func(Traffic)
-	// Limits bound what one adapter process (one scenario) may send the
-	// runner; a zero field takes its value from [DefaultLimits].
+	// Limits bound what one adapter process may send the runner in one
+	// scenario; a zero field takes its value from [DefaultLimits].
 	Limits Limits
+	// Reuse lets one adapter process serve several scenarios in turn, one
+	// at a time, when the adapter declares [adapter.CapReuse]
+	// (spec/adapter-protocol.md §1): each scenario ends with scenario/end
+	// and a check that nothing of it is left, and the next begins with
+	// scenario/begin, its directory and environment. A scenario opened
+	// with [adapter.Env.Fresh] gets a process of its own all the same.
+	// [Target.Close] ends the processes waiting for a scenario.
+	Reuse bool
+
+	pool pool
 
 	once    sync.Once
 	info    adapter.Info
@@ -102,9 +112,33 @@ func (t *Target) Info(ctx context.Context) (adapter.Info, error) {
 	return t.info, t.infoErr
 }
 
-// Open starts the adapter for one scenario world.
+// Open starts the adapter for one scenario world, or, with [Target.Reuse],
+// hands the world an adapter process that has ended another scenario.
 func (t *Target) Open(ctx context.Context, env adapter.Env) (adapter.Adapter, error) {
-	return t.open(ctx, env)
+	reuse := t.Reuse && !env.Fresh
+	if reuse {
+		if p := t.reopen(ctx, env); p != nil {
+			return p, nil
+		}
+	}
+	p, err := t.open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	if p.pr.reuse = reuse && p.info.Supports(adapter.CapReuse); p.pr.reuse {
+		p.pr.since = p.pr.cmd.Process.Pid // what it starts has a PID above its own
+		p.pr.mark()
+	}
+	return p, nil
+}
+
+// environ is the environment of the adapter in world env.
+func (t *Target) environ(env adapter.Env) []string {
+	out := append([]string{}, env.Environ...)
+	for k, v := range t.Env {
+		out = append(out, k+"="+v)
+	}
+	return out
 }
 
 // open starts the adapter process and performs the handshake.
@@ -117,7 +151,7 @@ func (t *Target) open(ctx context.Context, env adapter.Env) (*process, error) {
 	defer cancel()
 	var res handshake
 	fail := func(err error) (*process, error) {
-		p.close(false) // no shutdown: there is no protocol to speak
+		p.close()
 		return nil, &StartError{Err: err, Lines: p.Diagnostics()}
 	}
 	if err := p.call(hctx, MethodInitialize, InitializeParams{ProtocolVersion: ProtocolVersion, Runner: runnerPeer}, &res); err != nil {
@@ -134,6 +168,7 @@ func (t *Target) open(ctx context.Context, env adapter.Env) (*process, error) {
 		return fail(&adapter.Failure{Op: MethodInitialize, Reason: "the handshake result names no adapter or no implementation"})
 	}
 	p.info, p.unknown = res.decoded()
+	p.pr.info, p.pr.unknown = p.info, p.unknown
 	return p, nil
 }
 
@@ -160,10 +195,7 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 	}
 	cmd := exec.Command(t.Command[0], t.Command[1:]...)
 	cmd.Dir = env.Dir
-	cmd.Env = append([]string{}, env.Environ...)
-	for k, v := range t.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = t.environ(env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// The runner's own pipes for stdout and stderr: Wait then waits for
 	// the adapter process only, never for a grandchild that holds them.
@@ -190,34 +222,51 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 		errR.Close()
 		return nil, &adapter.Failure{Op: "starting the adapter", Reason: fmt.Sprintf("%q does not start: %v", strings.Join(t.Command, " "), err)}
 	}
-	p := &process{target: t, cmd: cmd, stdin: stdin, stdout: outR, stderrPipe: errR, pipes: []uint64{inode(outR), inode(errR)},
-		stderr: tailbuf.New(64 << 10), traffic: newLines(30), hosts: map[string]adapter.Host{},
+	pr := &adapterProc{target: t, cmd: cmd, stdin: stdin, stdout: outR, stderrPipe: errR, pipes: []uint64{inode(outR), inode(errR)},
 		exited: make(chan struct{}), connDone: make(chan struct{}), stderrDone: make(chan struct{})}
-	p.conn = NewConn(outR, stdin, p.handle)
-	p.conn.Observe = p.observe
-	p.conn.Arrive = p.arrive
-	p.conn.Limits = t.limits()
+	p := pr.begin()
+	pr.conn = NewConn(outR, stdin, pr.handle)
+	pr.conn.Observe = pr.observe
+	pr.conn.Arrive = pr.arrive
+	pr.conn.Limits = t.limits()
+	p.conn = pr.conn
 	go func() {
-		_, _ = io.Copy(p.stderr, errR)
-		close(p.stderrDone)
+		_, _ = io.Copy(pr, errR)
+		close(pr.stderrDone)
 	}()
 	go func() {
-		_ = p.conn.Run()
+		_ = pr.conn.Run()
 		// A connection the adapter broke is read on, and discarded, so
 		// that a writing adapter is not stuck and notices the end of its
 		// stdin.
 		_, _ = io.Copy(io.Discard, outR)
-		close(p.connDone)
+		close(pr.connDone)
 	}()
 	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
+		pr.waitErr = cmd.Wait()
+		close(pr.exited)
 	}()
 	return p, nil
 }
 
-// process is one running adapter: an [adapter.Adapter] for one world.
-type process struct {
+// begin makes a new scenario the one the process serves: its stderr
+// tail, its last messages and its agents are its own.
+func (a *adapterProc) begin() *process {
+	p := &process{target: a.target, pr: a, conn: a.conn, info: a.info, unknown: a.unknown,
+		stderr: tailbuf.New(64 << 10), traffic: newLines(30), hosts: map[string]adapter.Host{}}
+	a.mu.Lock()
+	p.reused = a.served > 0
+	a.cur, a.idle = p, false
+	a.served++
+	a.mu.Unlock()
+	return p
+}
+
+// adapterProc is one running adapter process. It serves one scenario at
+// a time: a [process] per scenario, in turn when the adapter declares
+// [adapter.CapReuse] and the target allows it (spec/adapter-protocol.md
+// §1), else just one.
+type adapterProc struct {
 	target     *Target
 	cmd        *exec.Cmd
 	stdin      io.WriteCloser
@@ -225,8 +274,6 @@ type process struct {
 	stderrPipe *os.File
 	pipes      []uint64 // their inodes
 	conn       *Conn
-	stderr     *tailbuf.Buffer
-	traffic    *lines
 	info       adapter.Info
 	unknown    []string      // what the handshake declared that the runner does not know
 	exited     chan struct{} // closed when the adapter process has exited
@@ -234,19 +281,54 @@ type process struct {
 	connDone   chan struct{} // closed when the connection's reader has ended
 	stderrDone chan struct{} // closed when stderr has ended
 
-	mu     sync.Mutex
-	hosts  map[string]adapter.Host
-	agents int
+	reuse bool // it may serve another scenario after this one
+
+	mu      sync.Mutex
+	cur     *process // the scenario it serves, or the last one it served
+	idle    bool     // between scenarios
+	stray   string   // what the adapter sent while idle, if anything
+	served  int      // scenarios begun
+	sockets []string // the inodes of the sockets it held as the scenario began
+	since   int      // the last PID given when the last scenario's leftovers were looked for
+	agents  int      // agent ids handed out, over every scenario
+}
+
+// current is the scenario the process serves (or served last).
+func (a *adapterProc) current() *process {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cur
+}
+
+// Write is the adapter's stderr: the current scenario's tail keeps it.
+func (a *adapterProc) Write(b []byte) (int, error) { return a.current().stderr.Write(b) }
+
+// process is one scenario's use of an adapter process: an
+// [adapter.Adapter] for one world.
+type process struct {
+	target  *Target
+	pr      *adapterProc
+	conn    *Conn
+	stderr  *tailbuf.Buffer // what the adapter wrote on stderr during the scenario
+	traffic *lines
+	info    adapter.Info
+	unknown []string
+	reused  bool // the process served another scenario before this one
+
+	mu    sync.Mutex
+	hosts map[string]adapter.Host
+	ended bool // the scenario ended (Close): the process may serve another
 
 	closeOnce sync.Once
 	leftovers []adapter.Leftover // set by Close
+	fault     error              // set by Close when the scenario's end found one
 }
 
 func (p *process) Info() adapter.Info { return p.info }
 
 // ImplementationPID implements [adapter.ProcessOwner]: the adapter
 // process is the implementation's.
-func (p *process) ImplementationPID() int { return p.cmd.Process.Pid }
+func (p *process) ImplementationPID() int { return p.pr.cmd.Process.Pid }
 
 // observe keeps the last messages for diagnostics and passes them on.
 func (p *process) observe(t Traffic) {
@@ -266,7 +348,10 @@ func (p *process) Console() string { return p.stderr.String() }
 
 // Diagnostics describes the adapter for a failing scenario.
 func (p *process) Diagnostics() []string {
-	out := []string{fmt.Sprintf("adapter process %d: %s", p.cmd.Process.Pid, strings.Join(p.target.Command, " "))}
+	out := []string{fmt.Sprintf("adapter process %d: %s", p.pr.cmd.Process.Pid, strings.Join(p.target.Command, " "))}
+	if p.reused {
+		out = append(out, "the adapter process had served other scenarios before this one (capability reuse)")
+	}
 	select {
 	case <-p.conn.Done():
 		out = append(out, "adapter connection ended: "+p.reason())
@@ -297,9 +382,9 @@ func (p *process) reason() string {
 	case errors.As(err, &fe):
 		return fmt.Sprintf("flooded: the adapter sent more than %d %s in one scenario, the protocol's bound (spec/adapter-protocol.md §2); the message at byte offset %d passed it", fe.Bound, fe.What, fe.Offset)
 	case errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) || err == nil:
-		if bounded.Closed(p.exited, time.Second) {
+		if bounded.Closed(p.pr.exited, time.Second) {
 			p.stderrSettled()
-			return fmt.Sprintf("the adapter process exited (%s)", exitStatus(p.waitErr))
+			return fmt.Sprintf("the adapter process exited (%s)", exitStatus(p.pr.waitErr))
 		}
 		return "the adapter closed its stdout"
 	}
@@ -310,8 +395,8 @@ func (p *process) reason() string {
 // to be read to its end: its last words explain its death.
 func (p *process) stderrSettled() {
 	select {
-	case <-p.exited:
-		bounded.Closed(p.stderrDone, outputGrace)
+	case <-p.pr.exited:
+		bounded.Closed(p.pr.stderrDone, outputGrace)
 	default:
 	}
 }
@@ -328,6 +413,12 @@ func exitStatus(err error) string {
 // malformed message, an answer to nothing, a flood), whether or not an
 // operation was waiting.
 func (p *process) Fault() error {
+	p.mu.Lock()
+	f := p.fault
+	p.mu.Unlock()
+	if f != nil {
+		return f
+	}
 	select {
 	case <-p.conn.Done():
 	default:
@@ -340,6 +431,9 @@ func (p *process) Fault() error {
 	}
 	return nil
 }
+
+// Reused implements [adapter.Reuser].
+func (p *process) Reused() bool { return p.reused }
 
 // Leftovers implements [adapter.LeftoverReporter].
 func (p *process) Leftovers() []adapter.Leftover {
@@ -356,6 +450,13 @@ func (p *process) call(ctx context.Context, method string, params, result any) e
 
 // callThen is call, running then as the answer arrives ([Conn.CallThen]).
 func (p *process) callThen(ctx context.Context, method string, params, result any, then func()) error {
+	p.mu.Lock()
+	ended := p.ended
+	p.mu.Unlock()
+	if ended {
+		// The process may serve another scenario by now.
+		return &adapter.Failure{Op: method, Reason: "the scenario's adapter was closed"}
+	}
 	budget := "its deadline"
 	if dl, ok := ctx.Deadline(); ok {
 		budget = time.Until(dl).Round(100 * time.Millisecond).String()
@@ -387,12 +488,15 @@ func (p *process) callThen(ctx context.Context, method string, params, result an
 	return &adapter.Failure{Op: method, Reason: err.Error()}
 }
 
-// newID assigns the next agent id and binds host to it.
+// newID assigns the next agent id and binds host to it. Ids are never
+// given twice by one adapter process, even across scenarios.
 func (p *process) newID(host adapter.Host) string {
+	p.pr.mu.Lock()
+	p.pr.agents++
+	id := fmt.Sprintf("agent-%d", p.pr.agents)
+	p.pr.mu.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.agents++
-	id := fmt.Sprintf("agent-%d", p.agents)
 	p.hosts[id] = host
 	return id
 }
@@ -413,52 +517,104 @@ func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host 
 	return &agent{p: p, id: id, host: host, root: true}, nil
 }
 
-// Close ends the adapter process and its whole process group: shutdown,
-// then stdin closed, then SIGTERM, then SIGKILL. Once the adapter process
-// itself has exited, whatever it left running (in its group, or holding
-// its stdout or stderr) is killed at once and named ([process.Leftovers]);
-// Close returns when the connection and stderr have been read to their
-// end, so that no callback is handled after it.
-func (p *process) Close() error { return p.close(true) }
-
-// close is Close, sending shutdown first when polite.
-func (p *process) close(polite bool) error {
+// Close ends the scenario. An adapter process that may serve another
+// (capability reuse) is asked to end it (scenario/end): when it answers,
+// nothing it started is left running and no listener of it is left open,
+// it waits for the target's next scenario. Otherwise, and always without
+// reuse, Close ends the adapter process and its whole process group:
+// shutdown, then stdin closed, then SIGTERM, then SIGKILL. Once the
+// adapter process itself has exited, whatever it left running (in its
+// group, or holding its stdout or stderr) is killed at once and named
+// ([process.Leftovers]); Close returns when the connection and stderr
+// have been read to their end, so that no callback is handled after it.
+func (p *process) Close() error {
 	p.closeOnce.Do(func() {
-		select {
-		case <-p.conn.Done():
-		default:
-			if polite {
-				ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-				_ = p.conn.Call(ctx, MethodShutdown, empty{}, nil)
-				cancel()
-			}
+		if p.pr.reuse && p.endScenario() {
+			p.target.release(p.pr)
+			return
 		}
-		p.stdin.Close()
-		pgid := p.cmd.Process.Pid
-		if !bounded.Closed(p.exited, 2*time.Second) {
-			_ = syscall.Kill(-pgid, syscall.SIGTERM)
-			if !bounded.Closed(p.exited, 2*time.Second) {
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
-				bounded.Closed(p.exited, 5*time.Second)
-			}
-		}
-		left := groupLeftovers(pgid)
-		if !bounded.Closed(p.connDone, outputGrace) || !bounded.Closed(p.stderrDone, outputGrace) {
-			// Someone outside the group still holds the adapter's output.
-			left = append(left, pipeLeftovers(p.pipes)...)
-		}
+		left := p.pr.stop(true)
 		p.mu.Lock()
-		p.leftovers = left
+		p.leftovers = append(p.leftovers, left...)
 		p.mu.Unlock()
-		// Read what is left in the pipes, then stop reading.
-		bounded.Closed(p.connDone, 2*time.Second)
-		p.stdout.Close()
-		bounded.Closed(p.stderrDone, time.Second)
-		p.stderrPipe.Close()
-		bounded.Closed(p.connDone, 5*time.Second)
-		bounded.Closed(p.stderrDone, time.Second)
 	})
 	return nil
+}
+
+// close ends the adapter process at once, without asking it to end the
+// scenario or shut down: there is no protocol to speak.
+func (p *process) close() {
+	p.closeOnce.Do(func() { p.pr.stop(false) })
+}
+
+// endScenario asks the adapter to end the scenario and checks that the
+// scenario left nothing behind; it reports whether the process may
+// serve another. What it finds is the scenario's: leftovers are killed
+// and named, a listener left open is the scenario's fault.
+func (p *process) endScenario() bool {
+	select {
+	case <-p.conn.Done():
+		return false
+	case <-p.pr.exited:
+		return false
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	err := p.conn.Call(ctx, MethodScenarioEnd, empty{}, nil)
+	cancel()
+	if err != nil {
+		return false // ended the old way: shutdown, stdin, signals
+	}
+	p.pr.mu.Lock()
+	p.pr.idle = true
+	p.mu.Lock()
+	p.ended = true
+	p.mu.Unlock()
+	p.pr.mu.Unlock()
+	left, listening := p.pr.leftBehind()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.leftovers = left
+	if len(listening) > 0 {
+		p.fault = &adapter.Failure{Op: MethodScenarioEnd, Reason: fmt.Sprintf("the adapter process still listens on %s after it ended the scenario: an adapter that declares %q keeps nothing of a scenario (spec/adapter-protocol.md §1)", strings.Join(listening, ", "), adapter.CapReuse)}
+	}
+	return len(left) == 0 && len(listening) == 0
+}
+
+// stop ends the adapter process and its whole process group, sending
+// shutdown first when polite, and returns what it left running, killed.
+func (a *adapterProc) stop(polite bool) []adapter.Leftover {
+	select {
+	case <-a.conn.Done():
+	default:
+		if polite {
+			ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+			_ = a.conn.Call(ctx, MethodShutdown, empty{}, nil)
+			cancel()
+		}
+	}
+	a.stdin.Close()
+	pgid := a.cmd.Process.Pid
+	if !bounded.Closed(a.exited, 2*time.Second) {
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		if !bounded.Closed(a.exited, 2*time.Second) {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			bounded.Closed(a.exited, 5*time.Second)
+		}
+	}
+	left := groupLeftovers(pgid)
+	if !bounded.Closed(a.connDone, outputGrace) || !bounded.Closed(a.stderrDone, outputGrace) {
+		// Someone outside the group still holds the adapter's output.
+		left = append(left, pipeLeftovers(a.pipes)...)
+	}
+	// Read what is left in the pipes, then stop reading.
+	bounded.Closed(a.connDone, 2*time.Second)
+	a.stdout.Close()
+	bounded.Closed(a.stderrDone, time.Second)
+	a.stderrPipe.Close()
+	bounded.Closed(a.connDone, 5*time.Second)
+	bounded.Closed(a.stderrDone, time.Second)
+	return left
 }
 
 // outputGrace is how long the adapter's output may stay open after the

@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Proc is one process, as /proc/PID/stat describes it.
@@ -34,41 +36,93 @@ func (p Proc) Running() bool { return p.State != 'Z' && p.State != 'X' }
 
 // Stat reads one process.
 func Stat(pid int) (Proc, error) {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	var buf [statBuf]byte
+	return stat(strconv.Itoa(pid), &buf)
+}
+
+// statBuf holds /proc/PID/stat up to the start time: 52 numbers after a
+// command of at most 64 bytes.
+const statBuf = 1024
+
+// stat reads /proc/<pid>/stat into buf and parses it. It reads with bare
+// system calls: a scan of every process (All) is run after every
+// scenario of an adapter process that serves several, and os.ReadFile
+// costs twice as much.
+func stat(pid string, buf *[statBuf]byte) (Proc, error) {
+	path := "/proc/" + pid + "/stat"
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return Proc{}, err
 	}
-	// "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS MINFLT CMINFLT
-	// MAJFLT CMAJFLT UTIME STIME CUTIME CSTIME PRIORITY NICE THREADS
-	// ITREALVALUE STARTTIME ..."; COMM may hold spaces and parentheses.
+	n, err := syscall.Read(fd, buf[:])
+	syscall.Close(fd)
+	if err != nil {
+		return Proc{}, err
+	}
+	return parseStat(pid, buf[:max(n, 0)])
+}
+
+// parseStat parses /proc/PID/stat: "PID (COMM) STATE PPID PGRP SESSION
+// TTY TPGID FLAGS MINFLT CMINFLT MAJFLT CMAJFLT UTIME STIME CUTIME CSTIME
+// PRIORITY NICE THREADS ITREALVALUE STARTTIME ..."; COMM may hold spaces
+// and parentheses.
+func parseStat(pid string, b []byte) (Proc, error) {
 	end := bytes.LastIndexByte(b, ')')
 	if end < 0 {
-		return Proc{}, fmt.Errorf("/proc/%d/stat: no command", pid)
+		return Proc{}, fmt.Errorf("/proc/%s/stat: no command", pid)
 	}
-	f := strings.Fields(string(b[end+1:]))
-	if len(f) < 20 || len(f[0]) != 1 {
-		return Proc{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	var f [20][]byte
+	k := 0
+	for rest := b[end+1:]; k < len(f); k++ {
+		rest = bytes.TrimLeft(rest, " ")
+		i := bytes.IndexAny(rest, " \n")
+		if i < 0 {
+			i = len(rest)
+		}
+		if i == 0 {
+			break
+		}
+		f[k], rest = rest[:i], rest[i:]
 	}
-	p := Proc{PID: pid, State: f[0][0]}
-	p.PPID, _ = strconv.Atoi(f[1])
-	p.PGID, _ = strconv.Atoi(f[2])
-	p.Start, _ = strconv.ParseUint(f[19], 10, 64)
+	if k < len(f) || len(f[0]) != 1 {
+		return Proc{}, fmt.Errorf("/proc/%s/stat: %d fields", pid, k)
+	}
+	p := Proc{State: f[0][0]}
+	p.PID, _ = strconv.Atoi(pid)
+	p.PPID, _ = strconv.Atoi(string(f[1]))
+	p.PGID, _ = strconv.Atoi(string(f[2]))
+	p.Start, _ = strconv.ParseUint(string(f[19]), 10, 64)
 	return p, nil
 }
 
 // All returns every process that could be read, in PID order.
-func All() []Proc {
-	entries, _ := os.ReadDir("/proc")
+func All() []Proc { return Above(0) }
+
+// Above is [All] for the processes whose PID is above pid: those started
+// after it, until PIDs wrap around ([LastPID]). Reading a process costs
+// the kernel more than listing it, so a scan for what started since a
+// moment reads only those.
+func Above(pid int) []Proc {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
 	var out []Proc
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	var buf [statBuf]byte
+	for _, name := range names {
+		if name == "" || name[0] < '0' || name[0] > '9' {
 			continue
 		}
-		if p, err := Stat(pid); err == nil {
+		if n, err := strconv.Atoi(name); err != nil || n <= pid {
+			continue
+		}
+		if p, err := stat(name, &buf); err == nil {
 			out = append(out, p)
 		}
 	}
+	slices.SortFunc(out, func(a, b Proc) int { return a.PID - b.PID })
 	return out
 }
 
@@ -131,6 +185,19 @@ func Environ(pid int) []string { return nulList(pid, "environ") }
 // theirs, and so on), in PID order, from one reading of every process.
 func Descendants(pid int) []Proc {
 	all := All()
+	below := Tree(all, pid)
+	var out []Proc
+	for _, p := range all {
+		if p.PID != pid && below[p.PID] && p.Running() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Tree returns the set of PIDs of all that are pid or below it (its
+// children, theirs, and so on), whether running or not.
+func Tree(all []Proc, pid int) map[int]bool {
 	below := map[int]bool{pid: true}
 	for changed := true; changed; {
 		changed = false
@@ -140,11 +207,22 @@ func Descendants(pid int) []Proc {
 			}
 		}
 	}
-	var out []Proc
-	for _, p := range all {
-		if p.PID != pid && below[p.PID] && p.Running() {
-			out = append(out, p)
-		}
+	return below
+}
+
+// LastPID returns the PID given to the latest process of this PID
+// namespace (/proc/loadavg), 0 when unknown. PIDs grow until they wrap
+// around at the kernel's pid_max: a LastPID below an earlier one means
+// they did.
+func LastPID() int {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
 	}
-	return out
+	f := strings.Fields(string(b))
+	if len(f) < 5 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[4])
+	return n
 }

@@ -58,7 +58,12 @@ func TestSelfAndAChild(t *testing.T) {
 // child's.
 func TestCPUGrows(t *testing.T) {
 	self0, children0 := CPU()
-	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+	// Spin until this process's CPU time has grown (on a busy machine 20 ms
+	// of wall time can pass unscheduled), bounded.
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); {
+		if s, _ := CPU(); s > self0 {
+			break
+		}
 	}
 	if err := exec.Command("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done").Run(); err != nil {
 		t.Fatal(err)
@@ -66,5 +71,42 @@ func TestCPUGrows(t *testing.T) {
 	self1, children1 := CPU()
 	if self1 <= self0 || children1 <= children0 {
 		t.Errorf("Expected: both to grow\nActual:   self %v → %v, children %v → %v", self0, self1, children0, children1)
+	}
+}
+
+// TestParseStat reads the fields the package uses, whatever the command
+// holds.
+func TestParseStat(t *testing.T) {
+	rest := " 5 6 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 123 456\n"
+	tests := []struct {
+		name, line string
+		want       Proc
+		ok         bool
+	}{
+		{"plain", "42 (sleep) S 1 42" + rest, Proc{PID: 42, PPID: 1, PGID: 42, State: 'S', Start: 987654}, true},
+		{"spaces and parentheses", "42 (a (b) c) R 7 9" + rest, Proc{PID: 42, PPID: 7, PGID: 9, State: 'R', Start: 987654}, true},
+		{"no command", "42 sleep S 1 42", Proc{}, false},
+		{"truncated", "42 (sleep) S 1 42 5 6", Proc{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseStat("42", []byte(tt.line))
+			if (err == nil) != tt.ok || got != tt.want {
+				t.Errorf("parseStat(%q) = %+v, %v; want %+v, ok %v", tt.line, got, err, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+// TestAbove lists the processes above a PID: this one above its parent's,
+// not above its own.
+func TestAbove(t *testing.T) {
+	self := os.Getpid()
+	has := func(ps []Proc) bool { return slices.ContainsFunc(ps, func(p Proc) bool { return p.PID == self }) }
+	if !has(Above(0)) || has(Above(self)) {
+		t.Errorf("Above(0) holds this process: %v; Above(self) does not: %v", has(Above(0)), !has(Above(self)))
+	}
+	if LastPID() < 1 {
+		t.Errorf("LastPID() = %d", LastPID())
 	}
 }

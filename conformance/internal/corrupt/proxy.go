@@ -243,7 +243,26 @@ func (s *session) handle(m *Msg) {
 	if len(out) != 1 || out[0] != m || m.changed() {
 		s.effects++
 	}
+	if m.Method == "initialize" && m.Kind == Result {
+		withoutReuse(m)
+	}
 	s.emit(out)
+}
+
+// withoutReuse takes the capability reuse out of the adapter's handshake:
+// a proxy's hooks keep what crossed in one scenario ([State]), so a
+// proxy serves one scenario, whatever the adapter behind it can do.
+func withoutReuse(m *Msg) {
+	m.EditResult(func(r Object) {
+		caps, _ := r["capabilities"].([]any)
+		kept := []any{}
+		for _, c := range caps {
+			if c != "reuse" {
+				kept = append(kept, c)
+			}
+		}
+		r["capabilities"] = kept
+	})
 }
 
 // emit queues messages, tracking the requests among them.
