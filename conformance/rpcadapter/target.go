@@ -315,9 +315,10 @@ type process struct {
 	unknown []string
 	reused  bool // the process served another scenario before this one
 
-	mu    sync.Mutex
-	hosts map[string]adapter.Host
-	ended bool // the scenario ended (Close): the process may serve another
+	mu       sync.Mutex
+	hosts    map[string]adapter.Host
+	ended    bool // the scenario ended (scenario/end answered)
+	released bool // and the process went back to its target: what becomes of it is another scenario's
 
 	closeOnce sync.Once
 	leftovers []adapter.Leftover // set by Close
@@ -352,9 +353,14 @@ func (p *process) Diagnostics() []string {
 	if p.reused {
 		out = append(out, "the adapter process had served other scenarios before this one (capability reuse)")
 	}
+	p.mu.Lock()
+	released := p.released
+	p.mu.Unlock()
 	select {
 	case <-p.conn.Done():
-		out = append(out, "adapter connection ended: "+p.reason())
+		if !released { // else it ended in another scenario
+			out = append(out, "adapter connection ended: "+p.reason())
+		}
 	default:
 	}
 	out = append(out, p.traffic.list()...)
@@ -414,9 +420,9 @@ func exitStatus(err error) string {
 // operation was waiting.
 func (p *process) Fault() error {
 	p.mu.Lock()
-	f := p.fault
+	f, released := p.fault, p.released
 	p.mu.Unlock()
-	if f != nil {
+	if f != nil || released {
 		return f
 	}
 	select {
@@ -530,6 +536,9 @@ func (p *process) NewAgent(ctx context.Context, opts adapter.AgentOptions, host 
 func (p *process) Close() error {
 	p.closeOnce.Do(func() {
 		if p.pr.reuse && p.endScenario() {
+			p.mu.Lock()
+			p.released = true
+			p.mu.Unlock()
 			p.target.release(p.pr)
 			return
 		}
