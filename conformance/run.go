@@ -63,7 +63,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, info: info, byKey: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{}}
+	r := &runner{opts: opts, info: info, byKey: map[string]Scenario{}, results: map[string]*ScenarioResult{}, worlds: map[*world]bool{},
+		ctx: ctx, base: base, fresh: map[string]*freshRun{}, freshSlots: make(chan struct{}, opts.Concurrency)}
 	for _, s := range selected {
 		if opts.Repeat == 1 {
 			r.byKey[s.key()] = s
@@ -89,7 +90,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	suite.Run()
 	r.closeLeftovers()
 	r.removeOpenerShim()
-	if err := r.runFresh(ctx, base); err != nil {
+	if err := r.applyReruns(); err != nil {
 		return nil, err
 	}
 
@@ -207,8 +208,13 @@ type runner struct {
 	mu      sync.Mutex
 	done    int
 	results map[string]*ScenarioResult
-	worlds  map[*world]bool   // worlds not yet closed
-	rerun   []*ScenarioResult // failed in an adapter process that had served others
+	worlds  map[*world]bool      // worlds not yet closed
+	rerun   []*ScenarioResult    // failed in an adapter process that had served others
+	fresh   map[string]*freshRun // their runs again, by scenario ID
+
+	ctx        context.Context // the run's
+	base       Options         // the run's options, as given
+	freshSlots chan struct{}   // bounds the runs again at once
 
 	shimOnce sync.Once // the opener shim, made by openerShim
 	shimDir  string
@@ -371,10 +377,9 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 	if res != nil {
 		res.seal()
 	}
-	if res != nil && res.Status == StatusFailed && w.adapterReused {
-		r.mu.Lock()
-		r.rerun = append(r.rerun, res)
-		r.mu.Unlock()
+	rerun := res != nil && res.Status == StatusFailed && w.adapterReused && !r.opts.fresh
+	if rerun {
+		r.rerunFresh(res)
 	}
 	if res != nil && res.failing() && r.opts.EvidenceDir != "" && w.log != nil {
 		w.writeEvidence(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)), *res)
@@ -386,7 +391,11 @@ func (r *runner) finish(w *world, res *ScenarioResult) {
 	if r.opts.OnResult != nil && res != nil {
 		r.mu.Lock()
 		r.done++
-		r.opts.OnResult(*res, r.done, len(r.byKey))
+		shown := *res
+		if rerun {
+			shown.Rerun = RerunPending
+		}
+		r.opts.OnResult(shown, r.done, len(r.byKey))
 		r.mu.Unlock()
 	}
 }
@@ -438,42 +447,72 @@ func (w *world) adapterDiagnostics() []string {
 	return append(out, w.startDiagnostics...)
 }
 
-// runFresh runs again, each in an adapter process of its own, the
-// scenarios that failed in a process that had served other scenarios
-// before them, and makes that run their verdict: whatever an adapter
-// keeps from one scenario to the next (capability reuse) must not fail
-// another. base is the run's options, as given.
-func (r *runner) runFresh(ctx context.Context, base Options) error {
-	if len(r.rerun) == 0 || base.fresh {
-		return nil
+// rerunFresh starts running again, in an adapter process of its own, a
+// scenario that failed in a process that had served other scenarios
+// before it, at once and beside the rest of the run (a scenario that
+// fails by timing out would otherwise add its timeout to the run's end):
+// whatever an adapter keeps from one scenario to the next (capability
+// reuse) must not fail another. [runner.applyReruns] makes that run the
+// scenario's verdict.
+func (r *runner) rerunFresh(res *ScenarioResult) {
+	r.mu.Lock()
+	r.rerun = append(r.rerun, res)
+	_, started := r.fresh[res.ID]
+	if !started {
+		r.fresh[res.ID] = &freshRun{done: make(chan struct{})}
 	}
-	var ids []string
-	for _, res := range r.rerun {
-		if !slices.Contains(ids, res.ID) {
-			ids = append(ids, res.ID)
-		}
+	run := r.fresh[res.ID]
+	r.mu.Unlock()
+	if started {
+		return
 	}
-	o := base
-	o.Only, o.Rules, o.Tags, o.Shard, o.Portable = ids, nil, "", Shard{}, false
+	o := r.base
+	o.Only, o.Rules, o.Tags, o.Shard, o.Portable = []string{res.ID}, nil, "", Shard{}, false
 	o.Repeat, o.OnResult, o.OnStart, o.T, o.fresh = 1, nil, nil, nil, true
-	rep, err := Run(ctx, o)
-	if err != nil {
-		return fmt.Errorf("running again, each in an adapter process of its own, the %d scenarios that failed in a reused one: %w", len(ids), err)
-	}
-	fresh := map[string]ScenarioResult{}
-	for _, res := range rep.Scenarios {
-		fresh[res.ID] = res
-	}
-	for _, res := range r.rerun {
-		again, ok := fresh[res.ID]
-		if !ok {
-			continue
+	go func() {
+		defer close(run.done)
+		r.freshSlots <- struct{}{} // as many at once as the run's concurrency
+		defer func() { <-r.freshSlots }()
+		rep, err := Run(r.ctx, o)
+		if err == nil && len(rep.Scenarios) == 1 {
+			run.res = &rep.Scenarios[0]
+		} else if err == nil {
+			err = fmt.Errorf("%d scenarios ran", len(rep.Scenarios))
+		}
+		run.err = err
+	}()
+}
+
+// RerunPending is the [ScenarioResult.Rerun] of a failure that
+// [Options.OnResult] is told of while it runs again in an adapter process
+// of its own: the report's verdict is that run's.
+const RerunPending = "running again in an adapter process of its own"
+
+// freshRun is the run again of one scenario in a process of its own.
+type freshRun struct {
+	done chan struct{}
+	res  *ScenarioResult // its result, once done
+	err  error
+}
+
+// applyReruns waits for the runs again of the scenarios that failed in a
+// reused adapter process and makes each one's result its verdict, keeping
+// how it failed first ([ScenarioResult.Rerun]).
+func (r *runner) applyReruns() error {
+	r.mu.Lock()
+	rerun, fresh := r.rerun, r.fresh
+	r.mu.Unlock()
+	for _, res := range rerun {
+		run := fresh[res.ID]
+		<-run.done
+		if run.err != nil {
+			return fmt.Errorf("running %s again in an adapter process of its own, after it failed in a reused one: %w", quoteShown(res.ID), run.err)
 		}
 		first := fmt.Sprintf("%s in an adapter process that had served other scenarios: %s", res.Status, res.Error)
-		if !again.failing() && r.opts.EvidenceDir != "" {
+		if !run.res.failing() && r.opts.EvidenceDir != "" {
 			_ = os.RemoveAll(filepath.Join(r.opts.EvidenceDir, filepath.FromSlash(res.ID)))
 		}
-		*res = again
+		*res = *run.res
 		res.Rerun = safetext.Cap(first, safetext.Message)
 	}
 	return nil

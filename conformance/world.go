@@ -348,7 +348,10 @@ func (w *world) openAdapter(ctx context.Context) error {
 	if w.adapter != nil {
 		return nil
 	}
-	a, err := w.run.opts.Target.Open(ctx, adapter.Env{Dir: w.dir, Environ: w.environ, Fresh: w.run.opts.fresh})
+	// A scenario the baseline expects to fail runs in an adapter process of
+	// its own from the start: a failure in a reused one would run again.
+	_, expected := w.run.opts.Baseline.entryFor(ScenarioResult{ID: w.sc.ID, Rules: w.sc.Rules})
+	a, err := w.run.opts.Target.Open(ctx, adapter.Env{Dir: w.dir, Environ: w.environ, Fresh: w.run.opts.fresh || expected})
 	if err != nil {
 		var d adapter.Diagnoser
 		if errors.As(err, &d) {

@@ -261,7 +261,11 @@ func (p *liveProgress) done(r conformance.ScenarioResult, done, total int) {
 	delete(p.running, r.ID)
 	p.counts[r.Status]++
 	if !p.live {
-		fmt.Fprintf(p.w, "%-9s %s %s\n", strings.ToUpper(string(r.Status)), conformance.Printable(r.ID), conformance.Printable(r.Name))
+		again := ""
+		if r.Rerun == conformance.RerunPending {
+			again = " (in a reused adapter process: " + conformance.RerunPending + ")"
+		}
+		fmt.Fprintf(p.w, "%-9s %s %s%s\n", strings.ToUpper(string(r.Status)), conformance.Printable(r.ID), conformance.Printable(r.Name), again)
 		return
 	}
 	slowest, since := "", time.Time{}

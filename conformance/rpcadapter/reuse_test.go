@@ -153,3 +153,31 @@ func TestAStaleAdapterIsRunAgainFresh(t *testing.T) {
 		t.Errorf("the text report does not list them:\n%s", text.String())
 	}
 }
+
+// TestAnExpectedFailureRunsFreshFromTheStart: a scenario the baseline
+// expects to fail gets an adapter process of its own at once, so it never
+// runs twice: the stale adapter passes it there (an unexpected pass),
+// with no run again.
+func TestAnExpectedFailureRunsFreshFromTheStart(t *testing.T) {
+	const expected = "lite-agent/naming/an-alias-never-contains"
+	target := adapterTarget(t, "stale")
+	target.Reuse = true
+	rep, err := conformance.Run(context.Background(), conformance.Options{Target: target, Rules: reuseRules[:2], Concurrency: 1, StepTimeout: 10 * time.Second,
+		Baseline: &conformance.Baseline{Version: 1, Entries: []conformance.BaselineEntry{{Scenario: expected, Reason: "a test"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range rep.Scenarios {
+		if s.ID != expected {
+			continue
+		}
+		found = true
+		if s.Status != conformance.StatusPassed || s.Rerun != "" || s.Baseline != conformance.BaselineUnexpectedPass {
+			t.Errorf("%s: %s, baseline %q, rerun %q; want passed in a process of its own (an unexpected pass), not run again", s.ID, s.Status, s.Baseline, s.Rerun)
+		}
+	}
+	if !found {
+		t.Fatalf("no scenario %s ran", expected)
+	}
+}

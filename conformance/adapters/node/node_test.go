@@ -17,7 +17,10 @@ import (
 
 // nodeTarget is the stub adapter, or a skip when Node.js 20+ is missing.
 func nodeTarget(t *testing.T) *rpcadapter.Target {
-	return &rpcadapter.Target{Command: nodeCommand(t, "stub-adapter.mjs")}
+	// As `mcpconform run` has it: the stub declares reuse, so its
+	// processes serve scenarios in turn (TestNodeStubPassesNamingAndConfiguration
+	// starts one per scenario).
+	return &rpcadapter.Target{Command: nodeCommand(t, "stub-adapter.mjs"), Reuse: true}
 }
 
 // nodeCommand runs the script of this directory with Node.js, or skips

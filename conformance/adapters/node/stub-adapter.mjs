@@ -9,7 +9,8 @@ import { createLiteAgent, LiteAgentError, NAME as IMPL_NAME, VERSION as IMPL_VER
 
 const PROTOCOL_VERSION = '1';
 const OPERATIONS = ['agent/create', 'agent/send', 'agent/register', 'agent/list', 'agent/close'];
-const CAPABILITIES = [];
+// reuse: one process serves the runner's scenarios in turn (§1).
+const CAPABILITIES = ['reuse'];
 
 const log = (...a) => process.stderr.write(`[node-stub] ${a.join(' ')}\n`);
 
@@ -120,6 +121,23 @@ const methods = {
   },
   shutdown: async () => {
     await closeAll();
+    return {};
+  },
+  // Capability reuse (§1): the scenario ends with every agent closed and
+  // forgotten; the next begins in its own directory and environment.
+  'scenario/end': async () => {
+    await closeAll();
+    agents.clear();
+    return {};
+  },
+  'scenario/begin': (p) => {
+    if (typeof p?.dir !== 'string' || !Array.isArray(p?.environ)) throw invalidParams('dir must be a string and environ an array of strings');
+    process.chdir(p.dir);
+    for (const k of Object.keys(process.env)) delete process.env[k];
+    for (const kv of p.environ) {
+      const i = typeof kv === 'string' ? kv.indexOf('=') : -1;
+      if (i > 0) process.env[kv.slice(0, i)] = kv.slice(i + 1);
+    }
     return {};
   },
 };
