@@ -47,6 +47,8 @@ import (
 //	                agent/create on, and never closes it
 //	stale           refuses every agent/create once its process has served
 //	                a scenario (capability reuse): state kept between two
+//	last-words      writes 48 KiB and "LAST-WORDS" on stderr as it closes an
+//	                agent, before it answers
 var hostileModes = map[string]adapter.Target{
 	"ansi": hostile{wrap: func(g adapter.Agent, _ adapter.Host) adapter.Agent { return junkAgent{g} }},
 	"flood-notes": hostile{created: func(ctx context.Context, h adapter.Host) {
@@ -79,6 +81,15 @@ var hostileModes = map[string]adapter.Target{
 		}
 	}},
 	"stale": hostile{stale: true},
+	"last-words": hostile{wrap: func(g adapter.Agent, _ adapter.Host) adapter.Agent { return lastWords{g} }},
+}
+
+// lastWords writes 48 KiB and then "LAST-WORDS" on stderr as it closes.
+type lastWords struct{ adapter.Agent }
+
+func (g lastWords) Close(ctx context.Context) error {
+	fmt.Fprintf(os.Stderr, "%s\nLAST-WORDS\n", strings.Repeat("x", 48<<10))
+	return g.Agent.Close(ctx)
 }
 
 // leaked holds the listener adapter's listeners, open for its life.

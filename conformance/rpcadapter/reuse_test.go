@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
+	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
 )
 
@@ -179,5 +180,41 @@ func TestAnExpectedFailureRunsFreshFromTheStart(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no scenario %s ran", expected)
+	}
+}
+
+// idleHost is the host of an agent that never asks it anything.
+type idleHost struct{ adapter.Host }
+
+// TestTheLastWordsOfAScenarioAreItsOwn: what an adapter writes on stderr
+// as scenario/end closes its agents, just before it answers, is in that
+// scenario's console when Close returns (a secret printed then is
+// searched for there), in a process that serves scenarios in turn.
+func TestTheLastWordsOfAScenarioAreItsOwn(t *testing.T) {
+	target := adapterTarget(t, "last-words")
+	target.Reuse = true
+	defer target.Close()
+	ctx := context.Background()
+	for i := range 8 {
+		dir := t.TempDir()
+		work := filepath.Join(dir, "work")
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		a, err := target.Open(ctx, adapter.Env{Dir: dir, Environ: os.Environ()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.NewAgent(ctx, adapter.AgentOptions{System: adapter.LiteAgent, Workdir: work, Approval: true}, idleHost{}); err != nil {
+			t.Fatal(err)
+		}
+		a.Close() // scenario/end closes the agent, which writes its last words
+		if reused := a.(adapter.Reuser).Reused(); reused != (i > 0) {
+			t.Fatalf("scenario %d: reused %v; want %v", i, reused, i > 0)
+		}
+		console := a.(adapter.Console).Console()
+		if !strings.HasSuffix(strings.TrimSpace(console), "LAST-WORDS") {
+			t.Errorf("scenario %d: its console ends %q; want the last words", i, console[max(0, len(console)-40):])
+		}
 	}
 }

@@ -231,7 +231,7 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 	pr.conn.Limits = t.limits()
 	p.conn = pr.conn
 	go func() {
-		_, _ = io.Copy(pr, errR)
+		pr.copyStderr(errR)
 		close(pr.stderrDone)
 	}()
 	go func() {
@@ -284,13 +284,14 @@ type adapterProc struct {
 	reuse bool // it may serve another scenario after this one
 
 	mu      sync.Mutex
-	cur     *process // the scenario it serves, or the last one it served
-	idle    bool     // between scenarios
-	stray   string   // what the adapter sent while idle, if anything
-	served  int      // scenarios begun
-	sockets []string // the inodes of the sockets it held as the scenario began
-	since   int      // the last PID given when the last scenario's leftovers were looked for
-	agents  int      // agent ids handed out, over every scenario
+	cur     *process        // the scenario it serves, or the last one it served
+	idle    bool            // between scenarios
+	stray   string          // what the adapter sent while idle, if anything
+	served  int             // scenarios begun
+	drains  []chan struct{} // callers of drainStderr waiting
+	sockets []string        // the inodes of the sockets it held as the scenario began
+	since   int             // the last PID given when the last scenario's leftovers were looked for
+	agents  int             // agent ids handed out, over every scenario
 }
 
 // current is the scenario the process serves (or served last).
@@ -574,6 +575,7 @@ func (p *process) endScenario() bool {
 	if err != nil {
 		return false // ended the old way: shutdown, stdin, signals
 	}
+	p.pr.drainStderr() // what it wrote before its answer is this scenario's
 	p.pr.mu.Lock()
 	p.pr.idle = true
 	p.mu.Lock()
