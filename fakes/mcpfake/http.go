@@ -335,9 +335,10 @@ type exchange struct {
 	// LateProgress, ThenTools), until the answer went out.
 	call *pendingCall
 
-	hijacked bool
-	aborted  bool
-	recorded bool
+	hijacked  bool
+	aborted   bool
+	recorded  bool
+	delivered bool // the whole answer was written and flushed
 }
 
 // toolName is the tool a tools/call request names, "" for anything else.
@@ -492,7 +493,9 @@ func (x *exchange) record() {
 		rec.Status = http.StatusOK
 	}
 	rec.Written = x.w.written
-	rec.Aborted = x.aborted || x.w.err != nil || (!x.hijacked && x.r.Context().Err() != nil)
+	// A client that went away once it had the whole answer did not cut it
+	// short (it may close a connection as soon as it has the last byte).
+	rec.Aborted = x.aborted || x.w.err != nil || (!x.hijacked && !x.delivered && x.r.Context().Err() != nil)
 	x.h.log.Append(rec)
 }
 
@@ -693,11 +696,30 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	if c.tap {
 		return c.writeMCP(p)
 	}
+	// Known before the write: a client that has the whole answer acts on
+	// it at once.
+	isAnswer := !c.answer && c.watch != nil && bytes.Contains(p, c.watch) && answers(p, c.x.id)
+	present := c.x.r.Context().Err() == nil
 	n, err := c.write(p)
-	if !c.answer && c.watch != nil && err == nil && bytes.Contains(p, c.watch) {
-		c.answer = answers(p, c.x.id)
+	if isAnswer && err == nil {
+		c.answer = true
+		c.answerOut(present)
 	}
 	return n, err
+}
+
+// answerOut pushes out the answer just written, and so records it while
+// the client is still reading it: a client that has the whole answer may
+// close the connection at once (a JSON body read to its last byte, not to
+// its end), and a flush after that fails, which would record an answer
+// the client had as cut short. present says the client was still there
+// when the answer was written: only then is a successful flush a delivery
+// (a write to a peer that just went away may succeed too).
+func (c *countingWriter) answerOut(present bool) {
+	// The flush records the answer (answered) when it succeeds; when it
+	// fails, the write error marks the response cut short.
+	c.x.delivered = present
+	_ = c.FlushError()
 }
 
 // answers reports whether p, a JSON body or SSE events, holds a response

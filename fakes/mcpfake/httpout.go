@@ -37,6 +37,7 @@ func (c *countingWriter) writeMCP(p []byte) (int, error) {
 		return c.write(p)
 	}
 	out, isAnswer, pc := x.outgoing(p, sse)
+	present := x.r.Context().Err() == nil
 	if pc != nil && pc.call.ThenTools != nil {
 		// Before the answer is out, so that a client that lists the tools
 		// once it has the answer sees the new ones.
@@ -45,6 +46,7 @@ func (c *countingWriter) writeMCP(p []byte) (int, error) {
 	_, err := c.write(out)
 	if err == nil && isAnswer {
 		c.answer = true
+		c.answerOut(present)
 	}
 	if err == nil && pc != nil {
 		err = c.lateProgress(pc, sse)
