@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -30,9 +31,12 @@ import (
 //
 // There is no exported entry point smaller than Agent.Send that runs one
 // tool call, so BenchmarkToolCall/*/reference measures a whole Send: two
-// scripted model round trips around one tool call. */reference-send-only
-// measures a Send whose model answers at once, without a tool call: the
-// run's fixed overhead, model callback included, to subtract if wanted.
+// scripted model round trips around one tool call. */go-sdk runs the same
+// turn by hand on a plain go-sdk client that listed the tools first
+// (rawHost): the same model, the same calls, the same checks, so the ratio
+// of the two is what the reference adds. */reference-send-only measures a
+// Send whose model answers at once, without a tool call: the run's fixed
+// overhead, model callback included.
 //
 // Transports: stdio (each client runs its own child, this test binary as
 // the server), http (one stateless Streamable HTTP server on httptest in
@@ -112,9 +116,24 @@ func newBenchAgent(b *testing.B, cfg reference.ServerConfig, model *echoModel) *
 	return agent
 }
 
-// newRawSession connects a plain go-sdk client, default options, and makes
-// one warm-up call.
-func newRawSession(b *testing.B, transport mcp.Transport) *mcp.ClientSession {
+// rawHost is the run of a Send written by hand on a plain go-sdk client,
+// default options: the same scripted model is asked, the call it asks for
+// is made, the result's text is handed back to it and it is asked again.
+// So both sides pay the same fixed work (two model round trips around one
+// tool call, every result checked by the model), and the difference is
+// what the reference adds to a call.
+type rawHost struct {
+	session  *mcp.ClientSession
+	model    *echoModel
+	echoName string // the echo tool as the model knows it
+}
+
+// newRawHost connects a plain go-sdk client, lists the server's tools once,
+// as a host must before it can offer them to a model (the reference
+// discovers them when it connects; go-sdk then knows each tool's input
+// schema at every call, which Streamable HTTP reads for its Mcp-Param
+// headers), and makes one warm-up Send.
+func newRawHost(b *testing.B, transport mcp.Transport) *rawHost {
 	b.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "raw-bench", Version: "1.0.0"}, nil)
 	session, err := client.Connect(context.Background(), transport, nil)
@@ -122,26 +141,56 @@ func newRawSession(b *testing.B, transport mcp.Transport) *mcp.ClientSession {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { session.Close() })
-	callRaw(b, session)
-	return session
-}
-
-// callRaw makes one echo call and checks its result, as the model does for
-// the reference.
-func callRaw(b *testing.B, session *mcp.ClientSession) {
-	// Bounded like the reference's calls (reference.DefaultTimeout).
-	ctx, cancel := context.WithTimeout(context.Background(), reference.DefaultTimeout)
-	defer cancel()
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: benchArgs})
+	tools, err := session.ListTools(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if res.IsError || len(res.Content) != 1 {
+	if !slices.ContainsFunc(tools.Tools, func(t *mcp.Tool) bool { return t.Name == "echo" }) {
+		b.Fatalf("the bench server lists no echo tool: %+v", tools.Tools)
+	}
+	h := &rawHost{session: session, model: newEchoModel(), echoName: reference.ToolName(benchAlias, "echo")}
+	h.send(b, "warm up")
+	if n := h.model.bad.Load(); n != 0 {
+		b.Fatalf("warm-up send: the tool result is not the echo: %v", h.model.lastBad.Load())
+	}
+	return h
+}
+
+// send runs one turn: the model's call of echo, made with go-sdk, between
+// two model round trips.
+func (h *rawHost) send(b *testing.B, prompt string) {
+	ctx := context.Background()
+	msgs := []reference.Message{{Role: "user", Text: prompt}}
+	resp, _ := h.model.complete(ctx, reference.ModelRequest{System: reference.SystemPrompt, Messages: msgs})
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != h.echoName {
+		b.Fatalf("the model asked for %+v, want one call of %s", resp.ToolCalls, h.echoName)
+	}
+	call := resp.ToolCalls[0]
+	text, isError := callRaw(b, h.session, call.Arguments)
+	msgs = append(msgs, reference.Message{Role: "assistant", ToolCalls: resp.ToolCalls},
+		reference.Message{Role: "tool", ToolCallID: call.ID, Text: text, IsError: isError})
+	if resp, _ = h.model.complete(ctx, reference.ModelRequest{System: reference.SystemPrompt, Messages: msgs}); resp.Text != "done" {
+		b.Fatalf("the model answered %q", resp.Text)
+	}
+}
+
+// callRaw makes one echo call with args and returns its text, bounded like
+// the reference's calls (reference.DefaultTimeout).
+func callRaw(b *testing.B, session *mcp.ClientSession, args json.RawMessage) (string, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), reference.DefaultTimeout)
+	defer cancel()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: args})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(res.Content) != 1 {
 		b.Fatalf("echo returned %+v", res)
 	}
-	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !strings.Contains(tc.Text, benchText) {
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
 		b.Fatalf("echo returned %+v", res.Content[0])
 	}
+	return tc.Text, res.IsError
 }
 
 func BenchmarkToolCall(b *testing.B) {
@@ -154,8 +203,8 @@ func BenchmarkToolCall(b *testing.B) {
 		// Both children are this test binary as the echo server.
 		model := newEchoModel()
 		agent := newBenchAgent(b, reference.ServerConfig{Command: exe, Args: []string{benchServerCommand}}, model)
-		session := newRawSession(b, &mcp.CommandTransport{Command: exec.Command(exe, benchServerCommand)})
-		benchToolCall(b, agent, model, session)
+		raw := newRawHost(b, &mcp.CommandTransport{Command: exec.Command(exe, benchServerCommand)})
+		benchToolCall(b, agent, model, raw)
 	})
 	b.Run("http", func(b *testing.B) {
 		// One stateless Streamable HTTP server on 127.0.0.1 for both.
@@ -165,8 +214,8 @@ func BenchmarkToolCall(b *testing.B) {
 		b.Cleanup(hs.Close)
 		model := newEchoModel()
 		agent := newBenchAgent(b, reference.ServerConfig{Type: reference.TransportHTTP, URL: hs.URL}, model)
-		session := newRawSession(b, &mcp.StreamableClientTransport{Endpoint: hs.URL})
-		benchToolCall(b, agent, model, session)
+		raw := newRawHost(b, &mcp.StreamableClientTransport{Endpoint: hs.URL})
+		benchToolCall(b, agent, model, raw)
 	})
 	b.Run("http-subprocess", func(b *testing.B) {
 		// The same, with the server in a child process: B/op and
@@ -174,8 +223,8 @@ func BenchmarkToolCall(b *testing.B) {
 		url := startHTTPBenchServer(b, exe)
 		model := newEchoModel()
 		agent := newBenchAgent(b, reference.ServerConfig{Type: reference.TransportHTTP, URL: url}, model)
-		session := newRawSession(b, &mcp.StreamableClientTransport{Endpoint: url})
-		benchToolCall(b, agent, model, session)
+		raw := newRawHost(b, &mcp.StreamableClientTransport{Endpoint: url})
+		benchToolCall(b, agent, model, raw)
 	})
 }
 
@@ -226,22 +275,20 @@ func startHTTPBenchServer(b *testing.B, exe string) string {
 	}
 }
 
-func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, session *mcp.ClientSession) {
+func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, raw *rawHost) {
 	ctx := context.Background()
-	send := func(b *testing.B, toolCalls int64) {
+	// loop runs send, and checks that each op made toolCalls calls, each
+	// result the echo, as model saw them.
+	loop := func(b *testing.B, model *echoModel, toolCalls int64, send func(*testing.B)) {
 		model.callTool.Store(toolCalls > 0)
 		checks, bad := model.checks.Load(), model.bad.Load()
 		n := int64(0)
-		for b.Loop() {
-			resp, err := agent.Send(ctx, "echo it")
-			if err != nil {
-				b.Fatal(err)
+		withCPU(b, func() {
+			for b.Loop() {
+				send(b)
+				n++
 			}
-			if resp.Text != "done" {
-				b.Fatalf("Send answered %q", resp.Text)
-			}
-			n++
-		}
+		})
 		if got := model.checks.Load() - checks; got != n*toolCalls {
 			b.Fatalf("%d Sends ran %d tool calls, want %d", n, got, n*toolCalls)
 		}
@@ -249,15 +296,18 @@ func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, sessi
 			b.Fatalf("a tool result was not the echo: %v", model.lastBad.Load())
 		}
 	}
-	b.Run("reference", func(b *testing.B) { withCPU(b, func() { send(b, 1) }) })
-	b.Run("go-sdk", func(b *testing.B) {
-		withCPU(b, func() {
-			for b.Loop() {
-				callRaw(b, session)
-			}
-		})
-	})
-	b.Run("reference-send-only", func(b *testing.B) { withCPU(b, func() { send(b, 0) }) })
+	sendRef := func(b *testing.B) {
+		resp, err := agent.Send(ctx, "echo it")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if resp.Text != "done" {
+			b.Fatalf("Send answered %q", resp.Text)
+		}
+	}
+	b.Run("reference", func(b *testing.B) { loop(b, model, 1, sendRef) })
+	b.Run("go-sdk", func(b *testing.B) { loop(b, raw.model, 1, func(b *testing.B) { raw.send(b, "echo it") }) })
+	b.Run("reference-send-only", func(b *testing.B) { loop(b, model, 0, sendRef) })
 }
 
 // withCPU runs a benchmark loop and reports the CPU time this process
