@@ -3,8 +3,8 @@ package core
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -31,6 +31,7 @@ type progressRoutes struct {
 	routes  map[string]*progressRoute
 	next    int
 	tail    []byte        // the end of the last bytes scanned
+	join    []byte        // scan's scratch: tail and the start of the next bytes
 	handled chan struct{} // closed and replaced whenever a notification is handled
 	// twice serves only [fault.ProgressTwice].
 	twice bool
@@ -38,10 +39,15 @@ type progressRoutes struct {
 
 // progressRoute is one call's routing.
 type progressRoute struct {
-	emit    func(Event)
-	seen    int // notifications read from the wire so far
-	handled int // notifications delivered so far
+	emit                 func(Event)
+	callID, full, server string // what the call's events name
+	quoted               []byte // the token as a JSON string, as scan looks for it
+	seen                 int    // notifications read from the wire so far
+	handled              int    // notifications delivered so far
 }
+
+// progressTokenPrefix starts every progress token; a counter ends it.
+const progressTokenPrefix = "lite-agent-progress-"
 
 // route gives a call a progress token and routes the progress for it to
 // emit, as events of the call id and full tool name.
@@ -55,19 +61,19 @@ func (r *progressRoutes) route(callID, full, server string, emit func(Event)) st
 	r.next++
 	// A token of letters, digits and dashes only: it reads the same in
 	// any JSON encoding, so that scan finds it.
-	token := fmt.Sprintf("lite-agent-progress-%d", r.next)
-	r.routes[token] = &progressRoute{emit: func(ev Event) {
-		ev.ID, ev.Name, ev.Server = callID, full, server
-		emit(ev)
-	}}
+	quoted := make([]byte, 0, len(progressTokenPrefix)+22)
+	quoted = append(append(append(quoted, '"'), progressTokenPrefix...), strconv.Itoa(r.next)...)
+	quoted = append(quoted, '"')
+	token := string(quoted[1 : len(quoted)-1])
+	r.routes[token] = &progressRoute{emit: emit, callID: callID, full: full, server: server, quoted: quoted}
 	return token
 }
 
 // unroute ends a call's routing once the notifications read before its
-// end have been handled.
+// end have been handled. The wait is armed only when some are pending:
+// most calls have none.
 func (r *progressRoutes) unroute(token string) {
-	deadline := time.NewTimer(progressDrain)
-	defer deadline.Stop()
+	var deadline <-chan time.Time
 	for {
 		r.mu.Lock()
 		rt := r.routes[token]
@@ -78,9 +84,14 @@ func (r *progressRoutes) unroute(token string) {
 		}
 		wait := r.handled
 		r.mu.Unlock()
+		if deadline == nil {
+			t := time.NewTimer(progressDrain)
+			defer t.Stop()
+			deadline = t.C
+		}
 		select {
 		case <-wait:
-		case <-deadline.C:
+		case <-deadline:
 			r.mu.Lock()
 			delete(r.routes, token)
 			r.mu.Unlock()
@@ -89,7 +100,9 @@ func (r *progressRoutes) unroute(token string) {
 	}
 }
 
-// scan counts the routed tokens in bytes just read from the server.
+// scan counts the routed tokens in bytes just read from the server: those
+// in p, and those cut between the end of the last read (tail) and the
+// start of p. It copies no more than the few bytes of a cut token.
 func (r *progressRoutes) scan(p []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -97,16 +110,24 @@ func (r *progressRoutes) scan(p []byte) {
 		r.tail = r.tail[:0]
 		return
 	}
-	buf := append(r.tail, p...)
 	longest := 0
-	for token, rt := range r.routes {
-		quoted := []byte(`"` + token + `"`)
-		longest = max(longest, len(quoted))
-		rt.seen += bytes.Count(buf, quoted) - bytes.Count(r.tail, quoted)
+	for _, rt := range r.routes {
+		q := rt.quoted
+		longest = max(longest, len(q))
+		rt.seen += bytes.Count(p, q)
+		if len(r.tail) > 0 {
+			// A token that starts in the tail ends in p's first len(q)-1 bytes.
+			r.join = append(append(r.join[:0], r.tail...), p[:min(len(p), len(q)-1)]...)
+			rt.seen += bytes.Count(r.join, q) - bytes.Count(r.tail, q)
+		}
 	}
 	// Keep what could be the start of a token cut by the next read.
-	keep := min(len(buf), longest-1)
-	r.tail = append(r.tail[:0], buf[len(buf)-keep:]...)
+	keep := longest - 1
+	if len(p) < keep {
+		r.join = append(append(r.join[:0], r.tail...), p...)
+		p = r.join
+	}
+	r.tail = append(r.tail[:0], p[len(p)-min(len(p), keep):]...)
 }
 
 // handle is the client's progress handler.
@@ -119,7 +140,7 @@ func (r *progressRoutes) handle(ctx context.Context, req *mcp.ProgressNotificati
 	if rt == nil {
 		return // late, or not ours
 	}
-	ev := Event{Type: "tool_progress", Progress: p.Progress, Message: p.Message}
+	ev := Event{Type: "tool_progress", ID: rt.callID, Name: rt.full, Server: rt.server, Progress: p.Progress, Message: p.Message}
 	if p.Total != 0 {
 		total := p.Total
 		ev.Total = &total
