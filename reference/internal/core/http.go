@@ -77,6 +77,9 @@ type headerTransport struct {
 const maxNoticeBody = 4 << 10
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// Before the configured headers, which may name any header go-sdk
+	// does not reserve.
+	notice := isNotice(req)
 	first := t.sent.Add(1) == 1
 	// LA-TRN-06: the configured headers go with every request.
 	if len(t.headers) > 0 && (first || !t.conn.faults.Has(fault.HeadersOnce)) {
@@ -86,9 +89,32 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	if t.conn.auth != nil {
-		return t.authenticated(req)
+		return t.authenticated(req, notice)
 	}
-	return t.send(req)
+	return t.send(req, notice)
+}
+
+// methodHeader names the method of the JSON-RPC message a request posts:
+// go-sdk sets it on every message from MCP 2026-07-28 on.
+const methodHeader = "Mcp-Method"
+
+// isNotice reports whether req posts a notifications/cancelled message:
+// what its Mcp-Method header says, or, without one (an older protocol),
+// what its body holds, when it is small enough to be one.
+func isNotice(req *http.Request) bool {
+	if m := req.Header.Get(methodHeader); m != "" {
+		return m == "notifications/cancelled"
+	}
+	if req.Body == nil || req.GetBody == nil || req.ContentLength < 0 || req.ContentLength > maxNoticeBody {
+		return false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	b, _ := io.ReadAll(io.LimitReader(body, maxNoticeBody))
+	return bytes.Contains(b, cancelledMarker)
 }
 
 // authenticated sends req with the session's Bearer token, if it has one
@@ -99,10 +125,10 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // not act on it (LA-OAU-34, LA-OAU-38). A 403 is returned as it is: a
 // wider scope is never asked for (LA-OAU-36). A refusal that stays is the
 // connection's authentication failure ([connection.authFailure]).
-func (t *headerTransport) authenticated(req *http.Request) (*http.Response, error) {
+func (t *headerTransport) authenticated(req *http.Request, notice bool) (*http.Response, error) {
 	auth := t.conn.auth
 	tok := auth.bearer()
-	resp, err := t.send(withBearer(req, tok))
+	resp, err := t.send(withBearer(req, tok), notice)
 	if err != nil {
 		return resp, err
 	}
@@ -137,7 +163,7 @@ func (t *headerTransport) authenticated(req *http.Request) (*http.Response, erro
 	resp.Body.Close()
 	again := withBearer(req, fresh)
 	again.Body = body
-	resp, err = t.send(again)
+	resp, err = t.send(again, notice)
 	switch {
 	case err == nil && resp.StatusCode == http.StatusUnauthorized:
 		auth.noteChallenge(resp.Header)
@@ -151,7 +177,7 @@ func (t *headerTransport) authenticated(req *http.Request) (*http.Response, erro
 		if b2, e2 := req.GetBody(); e2 == nil {
 			twice := withBearer(req, fresh)
 			twice.Body = b2
-			if r2, e3 := t.send(twice); e3 == nil {
+			if r2, e3 := t.send(twice, notice); e3 == nil {
 				r2.Body.Close()
 			}
 		}
@@ -181,17 +207,9 @@ func withBearer(req *http.Request, token string) *http.Request {
 	return r
 }
 
-// send sends one request, noting cancellation notices and capping the
-// response.
-func (t *headerTransport) send(req *http.Request) (*http.Response, error) {
-	notice := false
-	if req.Body != nil && req.GetBody != nil && req.ContentLength >= 0 && req.ContentLength <= maxNoticeBody {
-		if body, err := req.GetBody(); err == nil {
-			b, _ := io.ReadAll(io.LimitReader(body, maxNoticeBody))
-			body.Close()
-			notice = bytes.Contains(b, cancelledMarker)
-		}
-	}
+// send sends one request, noting a cancellation notice (notice: see
+// [isNotice]) once sent, and capping the response.
+func (t *headerTransport) send(req *http.Request, notice bool) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		t.conn.httpFailed(fmt.Sprintf("the HTTP request failed: %v", err))
