@@ -144,13 +144,25 @@ func (ar *archive) read(ref string, offset int) (string, bool) {
 	return marshal(page), false
 }
 
+// marshalBuffers are marshal's buffers, reused: a tool call's projection
+// would otherwise grow a new one every call.
+var marshalBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer is the largest buffer marshal keeps for reuse.
+const maxPooledBuffer = 64 << 10
+
 // marshal encodes v as JSON without HTML escaping.
 func marshal(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	b := marshalBuffers.Get().(*bytes.Buffer)
+	b.Reset()
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
-	return string(bytes.TrimRight(b.Bytes(), "\n"))
+	s := string(bytes.TrimRight(b.Bytes(), "\n"))
+	if b.Cap() <= maxPooledBuffer {
+		marshalBuffers.Put(b)
+	}
+	return s
 }
 
 // project turns a tool result into what the model receives: the JSON
