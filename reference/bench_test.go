@@ -36,7 +36,9 @@ import (
 // (rawHost): the same model, the same calls, the same checks, so the ratio
 // of the two is what the reference adds. */reference-send-only measures a
 // Send whose model answers at once, without a tool call: the run's fixed
-// overhead, model callback included.
+// overhead, model callback included. */ratio runs the two in alternation
+// and reports the ratios themselves (wall-ratio, cpu-ratio): the figures
+// to read on a machine whose load varies.
 //
 // Transports: stdio (each client runs its own child, this test binary as
 // the server), http (one stateless Streamable HTTP server on httptest in
@@ -280,8 +282,7 @@ func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, raw *
 	// loop runs send, and checks that each op made toolCalls calls, each
 	// result the echo, as model saw them.
 	loop := func(b *testing.B, model *echoModel, toolCalls int64, send func(*testing.B)) {
-		model.callTool.Store(toolCalls > 0)
-		checks, bad := model.checks.Load(), model.bad.Load()
+		check := expectCalls(b, model, toolCalls)
 		n := int64(0)
 		withCPU(b, func() {
 			for b.Loop() {
@@ -289,12 +290,7 @@ func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, raw *
 				n++
 			}
 		})
-		if got := model.checks.Load() - checks; got != n*toolCalls {
-			b.Fatalf("%d Sends ran %d tool calls, want %d", n, got, n*toolCalls)
-		}
-		if model.bad.Load() != bad {
-			b.Fatalf("a tool result was not the echo: %v", model.lastBad.Load())
-		}
+		check(n)
 	}
 	sendRef := func(b *testing.B) {
 		resp, err := agent.Send(ctx, "echo it")
@@ -305,9 +301,53 @@ func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, raw *
 			b.Fatalf("Send answered %q", resp.Text)
 		}
 	}
+	sendRaw := func(b *testing.B) { raw.send(b, "echo it") }
 	b.Run("reference", func(b *testing.B) { loop(b, model, 1, sendRef) })
-	b.Run("go-sdk", func(b *testing.B) { loop(b, raw.model, 1, func(b *testing.B) { raw.send(b, "echo it") }) })
+	b.Run("go-sdk", func(b *testing.B) { loop(b, raw.model, 1, sendRaw) })
 	b.Run("reference-send-only", func(b *testing.B) { loop(b, model, 0, sendRef) })
+	// ratio runs the two side by side, one turn of each per op (which
+	// goes first alternates), and reports the reference's time over
+	// go-sdk's: wall-ratio and cpu-ratio (this process's CPU time, read
+	// around each turn). Two sub-benchmarks run one after the other see
+	// different load on a shared machine; turns taken in alternation see
+	// the same.
+	b.Run("ratio", func(b *testing.B) {
+		model.callTool.Store(true)
+		checkRef, checkRaw := expectCalls(b, model, 1), expectCalls(b, raw.model, 1)
+		sides := [2]func(*testing.B){sendRef, sendRaw}
+		var wall, cpu [2]time.Duration // the reference's, go-sdk's
+		n := int64(0)
+		for b.Loop() {
+			for k := range 2 {
+				side := (int(n) + k) % 2
+				t0, c0 := time.Now(), cpuTime(b)
+				sides[side](b)
+				wall[side] += time.Since(t0)
+				cpu[side] += cpuTime(b) - c0
+			}
+			n++
+		}
+		checkRef(n)
+		checkRaw(n)
+		b.ReportMetric(float64(wall[0])/float64(wall[1]), "wall-ratio")
+		b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "cpu-ratio")
+	})
+}
+
+// expectCalls sets model to ask for toolCalls calls a turn (none: it
+// answers at once) and returns the check that the n turns run since made
+// that many calls, each result the echo, as model saw them.
+func expectCalls(b *testing.B, model *echoModel, toolCalls int64) func(n int64) {
+	model.callTool.Store(toolCalls > 0)
+	checks, bad := model.checks.Load(), model.bad.Load()
+	return func(n int64) {
+		if got := model.checks.Load() - checks; got != n*toolCalls {
+			b.Fatalf("%d turns ran %d tool calls, want %d", n, got, n*toolCalls)
+		}
+		if model.bad.Load() != bad {
+			b.Fatalf("a tool result was not the echo: %v", model.lastBad.Load())
+		}
+	}
 }
 
 // withCPU runs a benchmark loop and reports the CPU time this process
