@@ -305,34 +305,45 @@ func benchToolCall(b *testing.B, agent *reference.Agent, model *echoModel, raw *
 	b.Run("reference", func(b *testing.B) { loop(b, model, 1, sendRef) })
 	b.Run("go-sdk", func(b *testing.B) { loop(b, raw.model, 1, sendRaw) })
 	b.Run("reference-send-only", func(b *testing.B) { loop(b, model, 0, sendRef) })
-	// ratio runs the two side by side, one turn of each per op (which
-	// goes first alternates), and reports the reference's time over
-	// go-sdk's: wall-ratio and cpu-ratio (this process's CPU time, read
-	// around each turn). Two sub-benchmarks run one after the other see
-	// different load on a shared machine; turns taken in alternation see
-	// the same.
+	// ratio runs the two side by side, in alternating blocks of
+	// ratioBlock turns, and reports the reference's time over go-sdk's:
+	// wall-ratio and cpu-ratio (this process's CPU time, read around each
+	// turn). Two sub-benchmarks run one after the other, seconds apart,
+	// see different load on a shared machine; blocks a few milliseconds
+	// long see the same. Within a block each side runs warm, as in its
+	// own sub-benchmark: turn by turn, the reference's larger code would
+	// start each of its turns cold after go-sdk's, a cost the other way
+	// round does not have.
 	b.Run("ratio", func(b *testing.B) {
 		model.callTool.Store(true)
 		checkRef, checkRaw := expectCalls(b, model, 1), expectCalls(b, raw.model, 1)
 		sides := [2]func(*testing.B){sendRef, sendRaw}
 		var wall, cpu [2]time.Duration // the reference's, go-sdk's
-		n := int64(0)
-		for b.Loop() {
-			for k := range 2 {
-				side := (int(n) + k) % 2
-				t0, c0 := time.Now(), cpuTime(b)
-				sides[side](b)
-				wall[side] += time.Since(t0)
-				cpu[side] += cpuTime(b) - c0
-			}
-			n++
+		var turns [2]int64
+		for i := 0; b.Loop(); i++ {
+			side := i / ratioBlock % 2
+			t0, c0 := time.Now(), cpuTime(b)
+			sides[side](b)
+			wall[side] += time.Since(t0)
+			cpu[side] += cpuTime(b) - c0
+			turns[side]++
 		}
-		checkRef(n)
-		checkRaw(n)
-		b.ReportMetric(float64(wall[0])/float64(wall[1]), "wall-ratio")
-		b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "cpu-ratio")
+		checkRef(turns[0])
+		checkRaw(turns[1])
+		if turns[1] == 0 {
+			return // b.N too small for a block of each
+		}
+		perTurn := func(d [2]time.Duration) float64 {
+			return float64(d[0]) / float64(turns[0]) / (float64(d[1]) / float64(turns[1]))
+		}
+		b.ReportMetric(perTurn(wall), "wall-ratio")
+		b.ReportMetric(perTurn(cpu), "cpu-ratio")
 	})
 }
+
+// ratioBlock is how many turns BenchmarkToolCall/*/ratio runs on one side
+// before it runs as many on the other.
+const ratioBlock = 16
 
 // expectCalls sets model to ask for toolCalls calls a turn (none: it
 // answers at once) and returns the check that the n turns run since made
