@@ -80,7 +80,7 @@ var hostileModes = map[string]adapter.Target{
 			leaked = append(leaked, l) // never closed
 		}
 	}},
-	"stale": hostile{stale: true},
+	"stale":      hostile{stale: true},
 	"last-words": hostile{wrap: func(g adapter.Agent, _ adapter.Host) adapter.Agent { return lastWords{g} }},
 }
 
