@@ -38,8 +38,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	// The scratch directories of runs that were killed go first.
 	_, _ = scratch.Sweep()
-	if c, ok := opts.Target.(io.Closer); ok {
-		defer c.Close() // the adapter processes waiting for a scenario
+	if c, ok := opts.Target.(io.Closer); ok && !opts.fresh {
+		// The adapter processes waiting for a scenario; a run again of a
+		// scenario inside the run leaves them to the run.
+		defer c.Close()
 	}
 	info, err := opts.Target.Info(ctx)
 	if err != nil {

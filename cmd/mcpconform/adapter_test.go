@@ -75,7 +75,9 @@ func TestRunThroughTheProtocol(t *testing.T) {
 			t.Errorf("%s: exit %d\n%s\n%s", target, code, out, errs)
 		}
 	}
-	code, out, _ := run(t, "run", "--rules", "LA-NAME-02", "--target", "cmd:"+self(t)+" adapter serve-reference --mutate "+"LA-NAME-02/alias-25-characters")
+	// A process per scenario (--fresh-adapters): every failure in a reused
+	// one would run again.
+	code, out, _ := run(t, "run", "--fresh-adapters", "--rules", "LA-NAME-02", "--target", "cmd:"+self(t)+" adapter serve-reference --mutate "+"LA-NAME-02/alias-25-characters")
 	if code != exitFailure || !strings.Contains(out, "FAILED lite-agent/naming.feature") {
 		t.Errorf("a mutated reference behind the protocol: exit %d\n%s", code, out)
 	}

@@ -14,6 +14,9 @@ import (
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
 )
 
+// twoScenarios are two quick scenarios, one of each feature.
+var twoScenarios = []string{"lite-agent/configuration/without-mcp-configuration-nothing-is-connected", "lite-agent/naming/an-alias-never-contains"}
+
 // reuseRules are scenarios of the configuration files in <home> and the
 // workdir, and of stdio servers: what the environment and directory of
 // each scenario decide.
@@ -85,7 +88,7 @@ func TestReuseFindsWhatAScenarioLeft(t *testing.T) {
 	target := adapterTarget(t, "grandchild")
 	target.Env = map[string]string{"LINGER_FILE": notes}
 	target.Reuse = true
-	rep, sent := counted(t, target, nil, "lite-agent/configuration/without-mcp-configuration-nothing-is-connected", "lite-agent/naming/an-alias-never-contains")
+	rep, sent := counted(t, target, nil, twoScenarios...)
 	if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
 		t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
 	}
@@ -130,7 +133,7 @@ func TestReuseFindsAListenerLeft(t *testing.T) {
 func TestAStaleAdapterIsRunAgainFresh(t *testing.T) {
 	target := adapterTarget(t, "stale")
 	target.Reuse = true
-	rep, sent := counted(t, target, reuseRules[:2])
+	rep, sent := counted(t, target, nil, twoScenarios...)
 	rerun := 0
 	for _, s := range rep.Scenarios {
 		if s.Status != conformance.StatusPassed {
@@ -160,10 +163,10 @@ func TestAStaleAdapterIsRunAgainFresh(t *testing.T) {
 // runs twice: the stale adapter passes it there (an unexpected pass),
 // with no run again.
 func TestAnExpectedFailureRunsFreshFromTheStart(t *testing.T) {
-	const expected = "lite-agent/naming/an-alias-never-contains"
+	expected := twoScenarios[1]
 	target := adapterTarget(t, "stale")
 	target.Reuse = true
-	rep, err := conformance.Run(context.Background(), conformance.Options{Target: target, Rules: reuseRules[:2], Concurrency: 1, StepTimeout: 10 * time.Second,
+	rep, err := conformance.Run(context.Background(), conformance.Options{Target: target, Only: twoScenarios, Concurrency: 1, StepTimeout: 10 * time.Second,
 		Baseline: &conformance.Baseline{Version: 1, Entries: []conformance.BaselineEntry{{Scenario: expected, Reason: "a test"}}}})
 	if err != nil {
 		t.Fatal(err)
