@@ -198,6 +198,20 @@ func leftoversOf(t *testing.T, mode string) {
 	target := adapterTarget(t, mode)
 	target.Env = map[string]string{"LINGER_FILE": notes}
 	rep := runHostileRules(t, target, 1, []string{"LA-CFG-13"})
+	requireLingerersNamed(t, rep, exe, notes)
+	if b, err := os.ReadFile(notes); err == nil {
+		t.Errorf("a leftover got SIGTERM, so the runner went through the shutdown sequence:\n%s", b)
+	}
+	if alive := lingerers(exe); len(alive) > 0 {
+		t.Errorf("leftovers still running: %v", alive)
+	}
+}
+
+// requireLingerersNamed requires every scenario of rep to have failed,
+// naming the two linger processes of exe (the grandchild adapter's) that
+// it killed.
+func requireLingerersNamed(t *testing.T, rep *conformance.Report, exe, notes string) {
+	t.Helper()
 	for _, s := range rep.Scenarios {
 		left := 0
 		for _, e := range s.Evidence {
@@ -206,14 +220,8 @@ func leftoversOf(t *testing.T, mode string) {
 			}
 		}
 		if s.Status != conformance.StatusFailed || left != 2 || !strings.Contains(s.Error, "no process outlives the scenario") {
-			t.Errorf("%s: %s with %d leftovers named; want failed, naming both:\n%s\n%s", s.Name, s.Status, left, s.Error, strings.Join(s.Evidence, "\n"))
+			t.Errorf("%s: %s with %d leftovers named; want failed, naming both:\n%s\n%s", s.ID, s.Status, left, s.Error, strings.Join(s.Evidence, "\n"))
 		}
-	}
-	if b, err := os.ReadFile(notes); err == nil {
-		t.Errorf("a leftover got SIGTERM, so the runner went through the shutdown sequence:\n%s", b)
-	}
-	if alive := lingerers(exe); len(alive) > 0 {
-		t.Errorf("leftovers still running: %v", alive)
 	}
 }
 

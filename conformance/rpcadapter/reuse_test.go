@@ -92,17 +92,7 @@ func TestReuseFindsWhatAScenarioLeft(t *testing.T) {
 	if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
 		t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
 	}
-	for _, s := range rep.Scenarios {
-		left := 0
-		for _, e := range s.Evidence {
-			if strings.Contains(e, "left running by the adapter and killed: "+exe+" linger "+notes) {
-				left++
-			}
-		}
-		if s.Status != conformance.StatusFailed || left != 2 || !strings.Contains(s.Error, "no process outlives the scenario") {
-			t.Errorf("%s: %s with %d leftovers named; want failed, naming both:\n%s\n%s", s.ID, s.Status, left, s.Error, strings.Join(s.Evidence, "\n"))
-		}
-	}
+	requireLingerersNamed(t, rep, exe, notes)
 	if sent["scenario/begin"] != 0 {
 		t.Errorf("processes that left processes behind began %d more scenarios", sent["scenario/begin"])
 	}
