@@ -373,18 +373,7 @@ func (w *world) startedNoProcess() error {
 
 // offeredDescribed: Then every model request offered "mcp__myTools__get-weather" described as "查询指定城市的当前天气"
 func (w *world) offeredDescribed(name, description string) error {
-	reqs := w.host.modelRequests()
-	if len(reqs) == 0 {
-		return w.expect(false, "the model was asked", "it never was")
-	}
-	for i, req := range reqs {
-		j := slices.IndexFunc(req.Tools, func(t adapter.ToolDef) bool { return t.Name == name })
-		if j < 0 {
-			return w.expect(false, fmt.Sprintf("model request %d offered %q", i+1, name), "it did not")
-		}
-		if d := req.Tools[j].Description; d != description {
-			return w.expect(false, fmt.Sprintf("model request %d offered %q described as %q", i+1, name, description), "described as %q", safetext.Cap(d, 200))
-		}
-	}
-	return w.expect(true, "", "")
+	return w.everyOffered(name, func(n int, t adapter.ToolDef) error {
+		return w.expect(t.Description == description, fmt.Sprintf("model request %d offered %q described as %q", n, name, description), "described as %q", safetext.Cap(t.Description, 200))
+	})
 }

@@ -255,16 +255,25 @@ func (w *world) everyRequestSchema(tool, schema string) error {
 	if err != nil {
 		return err
 	}
+	return w.everyOffered(tool, func(n int, t adapter.ToolDef) error {
+		return w.expect(jsonEqual(t.InputSchema, want), fmt.Sprintf("every request offered %q with the input schema %s", tool, want), "request %d offered %s", n, t.InputSchema)
+	})
+}
+
+// everyOffered requires at least one model request, each offering the
+// tool named name, and check to pass for each offer (n counts the
+// requests from 1).
+func (w *world) everyOffered(name string, check func(n int, t adapter.ToolDef) error) error {
 	reqs := w.host.modelRequests()
 	if len(reqs) == 0 {
 		return w.expect(false, "the model received a request", "it received none")
 	}
 	for n, r := range reqs {
-		i := slices.IndexFunc(r.Tools, func(t adapter.ToolDef) bool { return t.Name == tool })
+		i := slices.IndexFunc(r.Tools, func(t adapter.ToolDef) bool { return t.Name == name })
 		if i < 0 {
-			return w.expect(false, fmt.Sprintf("request %d offered %q", n+1, tool), "it offered %v", toolNames(r))
+			return w.expect(false, fmt.Sprintf("request %d offered %q", n+1, name), "it offered %v", toolNames(r))
 		}
-		if err := w.expect(jsonEqual(r.Tools[i].InputSchema, want), fmt.Sprintf("every request offered %q with the input schema %s", tool, want), "request %d offered %s", n+1, r.Tools[i].InputSchema); err != nil {
+		if err := check(n+1, r.Tools[i]); err != nil {
 			return err
 		}
 	}
