@@ -154,7 +154,8 @@ func (a *adapterProc) observe(t Traffic) { a.current().observe(t) }
 
 // leftBehind waits, up to [leftGrace], for the processes the scenario
 // started to go, then kills and returns those left: below the adapter
-// process, in its process group, or holding its stdout or stderr; and
+// process, in its process group, or holding its stdout or stderr (the
+// runner's own children aside: [leftoversAmong]); and
 // names the TCP sockets the adapter process still listens on.
 func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string) {
 	pid := a.cmd.Process.Pid
@@ -181,9 +182,10 @@ func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string)
 			if p.PID == pid {
 				return false
 			}
-			// Below it, in its group, or an orphan started after it that
-			// holds its output.
-			return tree[p.PID] || p.PGID == pid || p.PPID == 1 && p.Start >= self.Start && holdsAny(p.PID, a.pipes)
+			// Below it, in its group, or started after it and holding its
+			// output: an orphan, adopted by init or by whichever subreaper
+			// is above the runner.
+			return tree[p.PID] || p.PGID == pid || p.Start >= self.Start && holdsAny(p.PID, a.pipes)
 		})
 		if len(left) == 0 || !time.Now().Before(deadline) {
 			break
