@@ -118,13 +118,13 @@ func probeHandshake(ctx context.Context, c *checkRun) (Verdict, string) {
 		c.end = true
 		return CheckFailed, err.Error()
 	}
-	c.p, c.info = p, p.info
-	info := p.info
+	c.p, c.info = p, p.pr.info
+	info := p.pr.info
 	var problems []string
 	if len(info.Systems) == 0 {
 		problems = append(problems, fmt.Sprintf("no systems: an adapter claims %s, %s or both", adapter.LiteAgent, adapter.Blade))
 	}
-	problems = append(problems, p.unknown...)
+	problems = append(problems, p.pr.unknown...)
 	if !info.Implements(adapter.OpCreate) {
 		problems = append(problems, "agent/create is not among the operations")
 	}
@@ -405,7 +405,7 @@ func probeUnknownVersion(ctx context.Context, c *checkRun) (Verdict, string) {
 	defer p.Close()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	err = p.conn.Call(cctx, MethodInitialize, InitializeParams{ProtocolVersion: "999", Runner: runnerPeer}, &InitializeResult{})
+	err = p.pr.conn.Call(cctx, MethodInitialize, InitializeParams{ProtocolVersion: "999", Runner: runnerPeer}, &InitializeResult{})
 	var ae *adapter.Error
 	switch {
 	case err == nil:

@@ -105,8 +105,8 @@ func (t *Target) Info(ctx context.Context) (adapter.Info, error) {
 			t.infoErr = err
 			return
 		}
-		t.unknown = a.unknown
-		t.info = a.info
+		t.unknown = a.pr.unknown
+		t.info = a.pr.info
 		a.Close()
 	})
 	return t.info, t.infoErr
@@ -125,7 +125,7 @@ func (t *Target) Open(ctx context.Context, env adapter.Env) (adapter.Adapter, er
 	if err != nil {
 		return nil, err
 	}
-	if p.pr.reuse = reuse && p.info.Supports(adapter.CapReuse); p.pr.reuse {
+	if p.pr.reuse = reuse && p.pr.info.Supports(adapter.CapReuse); p.pr.reuse {
 		p.pr.since = p.pr.cmd.Process.Pid // what it starts has a PID above its own
 		p.pr.mark()
 	}
@@ -167,8 +167,7 @@ func (t *Target) open(ctx context.Context, env adapter.Env) (*process, error) {
 	if res.Adapter.Name == "" || res.Implementation.Name == "" {
 		return fail(&adapter.Failure{Op: MethodInitialize, Reason: "the handshake result names no adapter or no implementation"})
 	}
-	p.info, p.unknown = res.decoded()
-	p.pr.info, p.pr.unknown = p.info, p.unknown
+	p.pr.info, p.pr.unknown = res.decoded()
 	return p, nil
 }
 
@@ -229,7 +228,6 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 	pr.conn.Observe = pr.observe
 	pr.conn.Arrive = pr.arrive
 	pr.conn.Limits = t.limits()
-	p.conn = pr.conn
 	go func() {
 		pr.copyStderr(errR)
 		close(pr.stderrDone)
@@ -252,7 +250,7 @@ func (t *Target) start(env adapter.Env) (*process, error) {
 // begin makes a new scenario the one the process serves: its stderr
 // tail, its last messages and its agents are its own.
 func (a *adapterProc) begin() *process {
-	p := &process{target: a.target, pr: a, conn: a.conn, info: a.info, unknown: a.unknown,
+	p := &process{target: a.target, pr: a,
 		stderr: tailbuf.New(64 << 10), traffic: newLines(30), hosts: map[string]adapter.Host{}}
 	a.mu.Lock()
 	p.reused = a.served > 0
@@ -309,11 +307,8 @@ func (a *adapterProc) Write(b []byte) (int, error) { return a.current().stderr.W
 type process struct {
 	target  *Target
 	pr      *adapterProc
-	conn    *Conn
 	stderr  *tailbuf.Buffer // what the adapter wrote on stderr during the scenario
 	traffic *lines
-	info    adapter.Info
-	unknown []string
 	reused  bool // the process served another scenario before this one
 
 	mu       sync.Mutex
@@ -326,7 +321,7 @@ type process struct {
 	fault     error              // set by Close when the scenario's end found one
 }
 
-func (p *process) Info() adapter.Info { return p.info }
+func (p *process) Info() adapter.Info { return p.pr.info }
 
 // ImplementationPID implements [adapter.ProcessOwner]: the adapter
 // process is the implementation's.
@@ -358,7 +353,7 @@ func (p *process) Diagnostics() []string {
 	released := p.released
 	p.mu.Unlock()
 	select {
-	case <-p.conn.Done():
+	case <-p.pr.conn.Done():
 		if !released { // else it ended in another scenario
 			out = append(out, "adapter connection ended: "+p.reason())
 		}
@@ -380,7 +375,7 @@ func (p *process) Diagnostics() []string {
 
 // reason says why the connection ended.
 func (p *process) reason() string {
-	err := p.conn.Err()
+	err := p.pr.conn.Err()
 	var pe *ProtocolError
 	var fe *FloodError
 	switch {
@@ -427,13 +422,13 @@ func (p *process) Fault() error {
 		return f
 	}
 	select {
-	case <-p.conn.Done():
+	case <-p.pr.conn.Done():
 	default:
 		return nil
 	}
 	var pe *ProtocolError
 	var fe *FloodError
-	if err := p.conn.Err(); errors.As(err, &pe) || errors.As(err, &fe) {
+	if err := p.pr.conn.Err(); errors.As(err, &pe) || errors.As(err, &fe) {
 		return &adapter.Failure{Op: "the scenario", Reason: p.reason()}
 	}
 	return nil
@@ -468,12 +463,12 @@ func (p *process) callThen(ctx context.Context, method string, params, result an
 	if dl, ok := ctx.Deadline(); ok {
 		budget = time.Until(dl).Round(100 * time.Millisecond).String()
 	}
-	err := p.conn.CallThen(ctx, method, params, result, then)
+	err := p.pr.conn.CallThen(ctx, method, params, result, then)
 	var re *RemoteError
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &re) && re.Code == CodeMethodNotFound && p.info.Implements(adapter.Operation(method)):
+	case errors.As(err, &re) && re.Code == CodeMethodNotFound && p.pr.info.Implements(adapter.Operation(method)):
 		return &adapter.Failure{Op: method, Reason: "the adapter declared this operation but answers -32601 (method not found)"}
 	case errors.As(err, &re):
 		return re.Contract
@@ -485,10 +480,10 @@ func (p *process) callThen(ctx context.Context, method string, params, result an
 	// A request that could not be written to an adapter that is gone (its
 	// stdin closed as it exited): how it ended says more than the write.
 	if errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE) {
-		bounded.Closed(p.conn.Done(), time.Second)
+		bounded.Closed(p.pr.conn.Done(), time.Second)
 	}
 	select {
-	case <-p.conn.Done():
+	case <-p.pr.conn.Done():
 		return &adapter.Failure{Op: method, Reason: p.reason()}
 	default:
 	}
@@ -563,14 +558,14 @@ func (p *process) close() {
 // and named, a listener left open is the scenario's fault.
 func (p *process) endScenario() bool {
 	select {
-	case <-p.conn.Done():
+	case <-p.pr.conn.Done():
 		return false
 	case <-p.pr.exited:
 		return false
 	default:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	err := p.conn.Call(ctx, MethodScenarioEnd, empty{}, nil)
+	err := p.pr.conn.Call(ctx, MethodScenarioEnd, empty{}, nil)
 	cancel()
 	if err != nil {
 		return false // ended the old way: shutdown, stdin, signals

@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-// Listening returns the TCP addresses ("127.0.0.1:7777", "[::1]:8080")
-// process pid listens on: the listening sockets of this network namespace
-// (as sock_diag lists them) that one of its file descriptors holds. Nil
-// when there are none or they cannot be read. pid must share this
-// process's network namespace.
-func Listening(pid int) []string { return ListeningAmong(pid, Sockets(pid)) }
-
 // Sockets returns the inodes of the sockets process pid holds open.
 func Sockets(pid int) []string {
 	var out []string
@@ -23,9 +16,13 @@ func Sockets(pid int) []string {
 	return out
 }
 
-// ListeningAmong is [Listening] for the sockets of process pid with these
-// inodes: a caller that knows which sockets are new asks of those alone,
-// and of none when there are none.
+// ListeningAmong returns the TCP addresses ("127.0.0.1:7777", "[::1]:8080")
+// that process pid listens on through the sockets of these inodes (of
+// [Sockets]): the listening sockets of this network namespace, as
+// sock_diag lists them, that are among them. A caller that knows which
+// sockets are new asks of those alone, and of none when there are none.
+// Nil when there are none or they cannot be read; pid must share this
+// process's network namespace.
 func ListeningAmong(pid int, inodes []string) []string {
 	if len(inodes) == 0 {
 		return nil
