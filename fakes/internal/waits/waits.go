@@ -22,6 +22,13 @@ func Group(wg *sync.WaitGroup, d time.Duration) bool {
 	case <-done:
 		return true
 	case <-t.C:
-		return false
+		// The counter may have reached zero as the timer fired: a
+		// group that is done is reported done, however late it is seen.
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
 	}
 }
