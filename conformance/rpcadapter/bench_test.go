@@ -2,6 +2,7 @@ package rpcadapter_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -100,11 +101,76 @@ func referenceBinary(b *testing.B) string {
 }
 
 // reportCPU starts counting CPU time; the function it returns reports it,
-// per iteration, in cpu-ms/op.
+// per iteration, in cpu-ms/op: the runner's and its descendants', the
+// adapter processes still running included ([procs.Spent]).
 func reportCPU(b *testing.B) func() {
-	self0, children0 := procs.CPU()
+	spent := procs.Spent()
 	return func() {
-		self1, children1 := procs.CPU()
-		b.ReportMetric(float64(self1-self0+children1-children0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64(spent())/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	}
 }
+
+// BenchmarkProtocolCall measures what one operation of a scenario pays for
+// the adapter protocol: an agent's List (one request and its answer) and a
+// Send whose model is asked once (a request, a host/model callback and
+// their answers), in-process and through an adapter process of
+// cmd/mcpconform-reference that serves scenarios in turn, in wall time and
+// CPU (the runner's and the adapter's). The difference between the two is
+// the protocol's cost per message.
+func BenchmarkProtocolCall(b *testing.B) {
+	targets := []struct {
+		name   string
+		target func(b *testing.B) adapter.Target
+	}{
+		{"in-process", func(*testing.B) adapter.Target { return refadapter.Target{} }},
+		{"mcpconform-reference", func(b *testing.B) adapter.Target {
+			t := &rpcadapter.Target{Command: []string{referenceBinary(b)}, Reuse: true}
+			b.Cleanup(func() { t.Close() })
+			return t
+		}},
+	}
+	ops := []struct {
+		name string
+		op   func(context.Context, adapter.Agent) error
+	}{
+		{"list", func(ctx context.Context, g adapter.Agent) error { _, err := g.List(ctx); return err }},
+		{"send", func(ctx context.Context, g adapter.Agent) error { _, err := g.Send(ctx, "hello"); return err }},
+	}
+	for _, op := range ops {
+		for _, tt := range targets {
+			b.Run(op.name+"/"+tt.name, func(b *testing.B) {
+				ctx := context.Background()
+				dir := b.TempDir()
+				work := filepath.Join(dir, "work")
+				if err := os.MkdirAll(work, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				a, err := tt.target(b).Open(ctx, adapter.Env{Dir: dir, Environ: []string{"HOME=" + dir}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer a.Close()
+				g, err := a.NewAgent(ctx, adapter.AgentOptions{System: adapter.LiteAgent, Workdir: work}, answeringHost{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer reportCPU(b)()
+				for b.Loop() {
+					if err := op.op(ctx, g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// answeringHost is the host of an agent whose model answers every request
+// with a text and no tool call.
+type answeringHost struct{ adapter.Host }
+
+func (answeringHost) Model(context.Context, adapter.ModelRequest) (adapter.ModelResponse, error) {
+	return adapter.ModelResponse{Text: "hello back"}, nil
+}
+
+func (answeringHost) Event(context.Context, adapter.Event) {}

@@ -217,7 +217,7 @@ func (c *Conn) handleLine(line []byte, start int64) error {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
-	msg, derr := jsonrpc.DecodeMessage(line)
+	msg, derr := decodeMessage(line)
 	if derr != nil {
 		return &ProtocolError{Offset: start, Reason: fmt.Sprintf("%v (%s)", derr, excerpt(line))}
 	}
@@ -322,7 +322,7 @@ func (c *Conn) dispatch(msg jsonrpc.Message, raw []byte, offset int64) error {
 		}
 		// In the queue, after what came before it: then runs before
 		// anything that came after the answer is handled.
-		c.enqueue(func() {
+		c.runOrEnqueue(func() {
 			if p.then != nil {
 				p.then()
 			}
@@ -376,6 +376,26 @@ func (c *Conn) notification(m *jsonrpc.Request) {
 // the goroutine that runs the queue when it is idle.
 func (c *Conn) enqueue(f func()) {
 	c.mu.Lock()
+	c.enqueueLocked(f)
+}
+
+// runOrEnqueue runs f at once, in the reading goroutine, when nothing is
+// queued: what came before it has then been handled, so the order is the
+// queue's, without a goroutine to start and wake. f must not block (it
+// would stop the reading). Only the reading goroutine adds to the queue,
+// so nothing can be queued between the look and f.
+func (c *Conn) runOrEnqueue(f func()) {
+	c.mu.Lock()
+	if !c.queueBusy {
+		c.mu.Unlock()
+		f()
+		return
+	}
+	c.enqueueLocked(f)
+}
+
+// enqueueLocked is enqueue with c.mu held; it unlocks it.
+func (c *Conn) enqueueLocked(f func()) {
 	c.queue = append(c.queue, f)
 	start := !c.queueBusy
 	if start {
@@ -427,7 +447,7 @@ func (c *Conn) request(m *jsonrpc.Request) {
 	c.mu.Unlock()
 	ctx = c.arrive(ctx, m)
 	c.wg.Add(1)
-	c.enqueue(func() { go c.serve(ctx, cancel, key, m) })
+	c.runOrEnqueue(func() { go c.serve(ctx, cancel, key, m) })
 }
 
 // serve runs the handler of an incoming request and answers it.
@@ -463,11 +483,11 @@ func (c *Conn) observe(t Traffic) {
 
 // write encodes and writes one message.
 func (c *Conn) write(method string, msg jsonrpc.Message) error {
-	raw, err := jsonrpc.EncodeMessage(msg)
+	line, err := encodeMessage(msg)
 	if err != nil {
 		return err
 	}
-	t := Traffic{Sent: true, Method: method, Raw: raw}
+	t := Traffic{Sent: true, Method: method, Raw: line[:len(line)-1]}
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		t.Kind, t.Payload = "request", m.Params
@@ -484,7 +504,7 @@ func (c *Conn) write(method string, msg jsonrpc.Message) error {
 	c.observe(t)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err = c.w.Write(append(raw, '\n'))
+	_, err = c.w.Write(line)
 	return err
 }
 

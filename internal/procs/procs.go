@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Proc is one process, as /proc/PID/stat describes it.
@@ -29,6 +30,9 @@ type Proc struct {
 	// Start is when the process started, in clock ticks after boot: with
 	// the PID it names one process, even after its PID is reused.
 	Start uint64
+	// CPU is the user and system time all its threads have used, at the
+	// kernel's USER_HZ precision (10 ms).
+	CPU time.Duration
 }
 
 // Running reports whether the process has not exited (is not a zombie).
@@ -62,6 +66,10 @@ func stat(pid string, buf *[statBuf]byte) (Proc, error) {
 	return parseStat(pid, buf[:max(n, 0)])
 }
 
+// userHZ is the unit of the times in /proc/PID/stat: USER_HZ, 100 on
+// every Linux architecture Go supports.
+const userHZ = 100
+
 // parseStat parses /proc/PID/stat: "PID (COMM) STATE PPID PGRP SESSION
 // TTY TPGID FLAGS MINFLT CMINFLT MAJFLT CMAJFLT UTIME STIME CUTIME CSTIME
 // PRIORITY NICE THREADS ITREALVALUE STARTTIME ..."; COMM may hold spaces
@@ -92,6 +100,9 @@ func parseStat(pid string, b []byte) (Proc, error) {
 	p.PPID, _ = strconv.Atoi(string(f[1]))
 	p.PGID, _ = strconv.Atoi(string(f[2]))
 	p.Start, _ = strconv.ParseUint(string(f[19]), 10, 64)
+	utime, _ := strconv.ParseUint(string(f[11]), 10, 64)
+	stime, _ := strconv.ParseUint(string(f[12]), 10, 64)
+	p.CPU = time.Duration(utime+stime) * time.Second / userHZ
 	return p, nil
 }
 

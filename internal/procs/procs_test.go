@@ -3,6 +3,7 @@ package procs
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"syscall"
 	"testing"
@@ -83,8 +84,8 @@ func TestParseStat(t *testing.T) {
 		want       Proc
 		ok         bool
 	}{
-		{"plain", "42 (sleep) S 1 42" + rest, Proc{PID: 42, PPID: 1, PGID: 42, State: 'S', Start: 987654}, true},
-		{"spaces and parentheses", "42 (a (b) c) R 7 9" + rest, Proc{PID: 42, PPID: 7, PGID: 9, State: 'R', Start: 987654}, true},
+		{"plain", "42 (sleep) S 1 42" + rest, Proc{PID: 42, PPID: 1, PGID: 42, State: 'S', Start: 987654, CPU: 30 * time.Millisecond}, true},
+		{"spaces and parentheses", "42 (a (b) c) R 7 9" + rest, Proc{PID: 42, PPID: 7, PGID: 9, State: 'R', Start: 987654, CPU: 30 * time.Millisecond}, true},
 		{"no command", "42 sleep S 1 42", Proc{}, false},
 		{"truncated", "42 (sleep) S 1 42 5 6", Proc{}, false},
 	}
@@ -108,5 +109,34 @@ func TestAbove(t *testing.T) {
 	}
 	if LastPID() < 1 {
 		t.Errorf("LastPID() = %d", LastPID())
+	}
+}
+
+// TestSpentCountsARunningChild: the CPU of a child that is still running
+// is counted, which getrusage's RUSAGE_CHILDREN does only once it is
+// waited for.
+func TestSpentCountsARunningChild(t *testing.T) {
+	spent := Spent()
+	cmd := exec.Command("sh", "-c", "while :; do :; done")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		p, err := Stat(cmd.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.CPU >= 100*time.Millisecond {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the child used %v of CPU in a minute", p.CPU)
+		}
+		runtime.Gosched()
+	}
+	if got := spent(); got < 100*time.Millisecond {
+		t.Errorf("Spent() = %v while the child had used at least 100ms", got)
 	}
 }
