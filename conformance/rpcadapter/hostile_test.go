@@ -39,6 +39,8 @@ import (
 //	grandchild      leaves two processes holding its stdout, one in its
 //	                process group and one in a session of its own, that
 //	                ignore SIGTERM (they note it in $LINGER_FILE)
+//	orphan          leaves a process holding its stdout through a shell
+//	                that exits: an orphan, in a session of its own
 //	grandchild-renamed
 //	                the same, declaring the tool names "{server}_{tool}"
 //	stubborn        never closes what it created: after the end of stdin it
@@ -67,6 +69,7 @@ var hostileModes = map[string]adapter.Target{
 		wrap:    func(g adapter.Agent, _ adapter.Host) adapter.Agent { return hugeErrors{g} },
 	},
 	"grandchild": hostile{opened: leaveLingerers},
+	"orphan":     hostile{opened: leaveOrphan},
 	// The same behind a tool naming scheme of its own, which the runner
 	// translates through a wrapper of the adapter.
 	"grandchild-renamed": hostile{opened: leaveLingerers, info: func(i adapter.Info) adapter.Info {
@@ -241,6 +244,18 @@ func leaveLingerers() {
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "hostile adapter:", err)
 		}
+	}
+}
+
+// leaveOrphan starts a linger process through a shell, in a session of
+// its own, that exits at once: the linger process, adopted by init or a
+// subreaper, holds the adapter's stdout.
+func leaveOrphan() {
+	exe, _ := os.Executable()
+	cmd := exec.Command("sh", "-c", `"$0" linger "$1" </dev/null & exit 0`, exe, os.Getenv("LINGER_FILE"))
+	cmd.Stdout, cmd.SysProcAttr = os.Stdout, &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "hostile adapter:", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"syscall"
@@ -178,6 +179,7 @@ func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string)
 	for wait := time.Millisecond; ; wait *= 2 {
 		all := procs.Above(since)
 		tree := procs.Tree(all, pid)
+		orphans := orphanable(all)
 		left = leftoversAmong(all, func(p procs.Proc) bool {
 			if p.PID == pid {
 				return false
@@ -185,7 +187,7 @@ func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string)
 			// Below it, in its group, or started after it and holding its
 			// output: an orphan, adopted by init or by whichever subreaper
 			// is above the runner.
-			return tree[p.PID] || p.PGID == pid || p.Start >= self.Start && holdsAny(p.PID, a.pipes)
+			return tree[p.PID] || p.PGID == pid || orphans[p.PID] && p.Start >= self.Start && holdsAny(p.PID, a.pipes)
 		})
 		if len(left) == 0 || !time.Now().Before(deadline) {
 			break
@@ -208,6 +210,26 @@ func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string)
 		}
 	}
 	return left, procs.ListeningAmong(pid, opened)
+}
+
+// orphanable returns the PIDs among all that may be orphans: those
+// adopted by init or by a process at or above the runner (a subreaper
+// adopts there), and what is below them. Another process has a parent
+// that started before the scenario began and is alive (the other
+// scenarios' adapters and what they started, most of all): no orphan,
+// whose open files need not be read.
+func orphanable(all []procs.Proc) map[int]bool {
+	adopters := map[int]bool{1: true, os.Getpid(): true}
+	for _, pid := range procs.Ancestors(os.Getpid()) {
+		adopters[pid] = true
+	}
+	var roots []int
+	for _, p := range all {
+		if adopters[p.PPID] {
+			roots = append(roots, p.PID)
+		}
+	}
+	return procs.Tree(all, roots...)
 }
 
 // mark notes, as a scenario begins, the sockets the adapter process

@@ -92,10 +92,31 @@ func TestReuseFindsWhatAScenarioLeft(t *testing.T) {
 	if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
 		t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
 	}
-	requireLingerersNamed(t, rep, exe, notes)
+	requireLingerersNamed(t, rep, exe, notes, 2)
 	if sent["scenario/begin"] != 0 {
 		t.Errorf("processes that left processes behind began %d more scenarios", sent["scenario/begin"])
 	}
+	if alive := lingerers(exe); len(alive) > 0 {
+		t.Errorf("leftovers still running: %v", alive)
+	}
+}
+
+// TestReuseFindsAnOrphanHoldingItsOutput: a process the adapter started
+// through a shell that exited, in a session of its own (an orphan,
+// adopted by init or a subreaper, in no group of the adapter's), that
+// still holds the adapter's stdout after scenario/end fails the scenario,
+// killed and named.
+func TestReuseFindsAnOrphanHoldingItsOutput(t *testing.T) {
+	exe, _ := os.Executable()
+	notes := filepath.Join(t.TempDir(), "sigterms")
+	target := adapterTarget(t, "orphan")
+	target.Env = map[string]string{"LINGER_FILE": notes}
+	target.Reuse = true
+	rep, sent := counted(t, target, nil, twoScenarios...)
+	if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
+		t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
+	}
+	requireLingerersNamed(t, rep, exe, notes, 1)
 	if alive := lingerers(exe); len(alive) > 0 {
 		t.Errorf("leftovers still running: %v", alive)
 	}

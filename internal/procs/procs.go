@@ -206,10 +206,13 @@ func Descendants(pid int) []Proc {
 	return out
 }
 
-// Tree returns the set of PIDs of all that are pid or below it (its
-// children, theirs, and so on), whether running or not.
-func Tree(all []Proc, pid int) map[int]bool {
-	below := map[int]bool{pid: true}
+// Tree returns the set of PIDs of all that are one of pids or below one
+// (their children, theirs, and so on), whether running or not.
+func Tree(all []Proc, pids ...int) map[int]bool {
+	below := map[int]bool{}
+	for _, pid := range pids {
+		below[pid] = true
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, p := range all {
@@ -219,6 +222,21 @@ func Tree(all []Proc, pid int) map[int]bool {
 		}
 	}
 	return below
+}
+
+// Ancestors returns pid's parent, its parent's, and so on up to init
+// (excluded), as far as they can be read.
+func Ancestors(pid int) []int {
+	var out []int
+	for range 4096 { // bounded: a PID chain is far shorter
+		p, err := Stat(pid)
+		if err != nil || p.PPID <= 1 {
+			return out
+		}
+		out = append(out, p.PPID)
+		pid = p.PPID
+	}
+	return out
 }
 
 // LastPID returns the PID given to the latest process of this PID
