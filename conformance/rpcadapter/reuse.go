@@ -77,7 +77,6 @@ func (t *Target) reopen(ctx context.Context, env adapter.Env) *process {
 			a.stop(true)
 			continue
 		}
-		a.mark()
 		p := a.begin()
 		a.conn.ResetLimits()
 		bctx, cancel := context.WithTimeout(ctx, t.handshakeTimeout())
@@ -219,8 +218,8 @@ func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string)
 // scenarios' adapters and what they started, most of all): no orphan,
 // whose open files need not be read.
 func orphanable(all []procs.Proc) map[int]bool {
-	adopters := map[int]bool{1: true, os.Getpid(): true}
-	for _, pid := range procs.Ancestors(os.Getpid()) {
+	adopters := map[int]bool{1: true, os.Getpid(): true, os.Getppid(): true}
+	for _, pid := range runnerAncestors() {
 		adopters[pid] = true
 	}
 	var roots []int
@@ -232,8 +231,14 @@ func orphanable(all []procs.Proc) map[int]bool {
 	return procs.Tree(all, roots...)
 }
 
-// mark notes, as a scenario begins, the sockets the adapter process
-// holds.
+// runnerAncestors are the processes above the runner, read once: they
+// outlive it (but for its parent, which orphanable reads each time).
+var runnerAncestors = sync.OnceValue(func() []int { return procs.Ancestors(os.Getpid()) })
+
+// mark notes the sockets the adapter process holds as its first scenario
+// begins: a listener a scenario opens and leaves fails it and retires the
+// process, so a process that serves another scenario holds no listener
+// but those it held then.
 func (a *adapterProc) mark() {
 	s := procs.Sockets(a.cmd.Process.Pid)
 	a.mu.Lock()

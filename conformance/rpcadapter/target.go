@@ -287,7 +287,7 @@ type adapterProc struct {
 	stray   string          // what the adapter sent while idle, if anything
 	served  int             // scenarios begun
 	drains  []chan struct{} // callers of drainStderr waiting
-	sockets []string        // the inodes of the sockets it held as the scenario began
+	sockets []string        // the inodes of the sockets it held as its first scenario began
 	since   int             // the last PID given when the last scenario's leftovers were looked for
 	agents  int             // agent ids handed out, over every scenario
 }
