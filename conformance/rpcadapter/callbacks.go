@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // The runner's side of host callbacks: every host/* message is decoded as
@@ -25,7 +26,7 @@ type callback struct {
 func paramsOf[P any](get func(P) (string, any)) func(json.RawMessage) (string, any, error) {
 	return func(raw json.RawMessage) (string, any, error) {
 		var p P
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := segjson.Unmarshal(raw, &p); err != nil {
 			return "", nil, err
 		}
 		id, req := get(p)

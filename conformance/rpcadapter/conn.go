@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/internal/safetext"
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // MaxLine is the longest protocol message, newline excluded.
@@ -589,7 +590,7 @@ func (c *Conn) call(ctx context.Context, method string, params, result any, grac
 		return contractError(we)
 	}
 	if result != nil {
-		if err := json.Unmarshal(ans.resp.Result, result); err != nil {
+		if err := segjson.Unmarshal(ans.resp.Result, result); err != nil {
 			return &ProtocolError{Offset: ans.offset, Reason: fmt.Sprintf("the result of %s does not decode: %v", method, err)}
 		}
 	}

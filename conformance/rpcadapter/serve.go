@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // Serve is the adapter side of the protocol for a Go [adapter.Target]: it
@@ -285,7 +286,7 @@ func decode(method string, params json.RawMessage, v any) error {
 	if len(params) == 0 {
 		params = json.RawMessage("{}")
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err := segjson.Unmarshal(params, v); err != nil {
 		return &jsonrpc.Error{Code: CodeInvalidParams, Message: fmt.Sprintf("the params of %s do not decode: %v", method, err)}
 	}
 	return nil
