@@ -213,10 +213,9 @@ func (a *adapterProc) leftBehind() (left []adapter.Leftover, listening []string)
 
 // orphanable returns the PIDs among all that may be orphans: those
 // adopted by init or by a process at or above the runner (a subreaper
-// adopts there), and what is below them. Another process has a parent
-// that started before the scenario began and is alive (the other
-// scenarios' adapters and what they started, most of all): no orphan,
-// whose open files need not be read.
+// adopts there), and what is below them. Any other process has a living
+// parent that adopts no one (what the other scenarios' adapters started,
+// most of all): it is no orphan, and its open files need not be read.
 func orphanable(all []procs.Proc) map[int]bool {
 	adopters := map[int]bool{1: true, os.Getpid(): true, os.Getppid(): true}
 	for _, pid := range runnerAncestors() {
