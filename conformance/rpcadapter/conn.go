@@ -660,6 +660,9 @@ func (c *Conn) fail(err error) {
 
 // idKey is a map key for a request ID.
 func idKey(id jsonrpc.ID) string {
+	if n, ok := id.Raw().(int64); ok {
+		return strconv.FormatInt(n, 10) // what json.Marshal writes, without its allocations
+	}
 	b, _ := json.Marshal(id.Raw())
 	return string(b)
 }
