@@ -244,15 +244,19 @@ func TestHandshakeFailuresAreExplained(t *testing.T) {
 	dies := filepath.Join(dir, "dies.sh")
 	_ = os.WriteFile(mute, []byte("#!/bin/sh\nwhile read -r line; do :; done\n"), 0o755)
 	_ = os.WriteFile(dies, []byte("#!/bin/sh\necho 'cannot load the SDK: module @acme/agent not found' >&2\nexit 7\n"), 0o755)
+	// The mute adapter must run out of its budget, so a short one; the one
+	// that dies must be seen dying before its budget runs out, however
+	// loaded the machine is, so a long one (it returns at the exit).
 	tests := []struct {
 		script string
+		budget time.Duration
 		says   []string
 	}{
-		{mute, []string{"the adapter did not answer initialize within 300ms"}},
-		{dies, []string{"exit status 7", "cannot load the SDK: module @acme/agent not found"}},
+		{mute, 300 * time.Millisecond, []string{"the adapter did not answer initialize within 300ms"}},
+		{dies, time.Minute, []string{"exit status 7", "cannot load the SDK: module @acme/agent not found"}},
 	}
 	for _, tt := range tests {
-		_, err := (&rpcadapter.Target{Command: []string{tt.script}, HandshakeTimeout: 300 * time.Millisecond}).Info(context.Background())
+		_, err := (&rpcadapter.Target{Command: []string{tt.script}, HandshakeTimeout: tt.budget}).Info(context.Background())
 		var se *rpcadapter.StartError
 		if !errors.As(err, &se) {
 			t.Fatalf("%s: %v, want a StartError", tt.script, err)

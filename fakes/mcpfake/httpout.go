@@ -43,6 +43,12 @@ func (c *countingWriter) writeMCP(p []byte) (int, error) {
 		// once it has the answer sees the new ones.
 		x.m.fake.replaceTools(*pc.call.ThenTools)
 	}
+	if pc != nil && pc.call.ExitAfterAnswer {
+		// Before the answer is out too: a client that has it may send its
+		// next request at once, and that one must find the sessions
+		// forgotten (this request is past the check).
+		x.m.gone.Store(true)
+	}
 	_, err := c.write(out)
 	if err == nil && isAnswer {
 		c.answer = true
@@ -59,9 +65,6 @@ func (c *countingWriter) writeMCP(p []byte) (int, error) {
 			defer x.h.inflight.Done()
 			x.m.fake.notifyToolsChanged()
 		}()
-	}
-	if pc != nil && pc.call.ExitAfterAnswer {
-		x.m.gone.Store(true)
 	}
 	if err != nil {
 		return 0, err

@@ -30,7 +30,7 @@ func TestServerRecordsStartAndExit(t *testing.T) {
 		t.Fatalf("log has %d records after two acknowledged ones", n)
 	}
 	c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	rs, err := log.Wait(ctx, func(rs []Record) bool { return len(rs) == 3 })
 	if err != nil {
@@ -198,7 +198,7 @@ func TestLatch(t *testing.T) {
 				defer cancel()
 				done := make(chan error, 1)
 				go func() { done <- w.wait(ctx, srv, log, "gate") }()
-				wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+				wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
 				defer wcancel()
 				if _, err := log.Wait(wctx, func(rs []Record) bool {
 					waits, _, _ := latchRecords(rs, "gate")
@@ -284,7 +284,7 @@ func TestLostSaysTheServerWentAway(t *testing.T) {
 	srv.Close()
 	select {
 	case <-c.Lost():
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the client never learnt that the server went away")
 	}
 	select {

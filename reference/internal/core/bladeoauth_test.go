@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -55,8 +56,7 @@ func TestBladeRedirect(t *testing.T) {
 // delivery is refused, and nothing listens once the login returned.
 func TestLoopbackListener(t *testing.T) {
 	a := &Host{opts: Options{Clock: realClock{}}}
-	port := freePort(t)
-	redirect := "http://127.0.0.1:" + port + "/oauth/callback"
+	var redirect string
 	get := func(q string) int {
 		resp, err := http.Get(redirect + "?" + q)
 		if err != nil {
@@ -73,7 +73,19 @@ func TestLoopbackListener(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cb, err := a.runLoopbackLogin(ctx, "docs", redirect, "http://127.0.0.1:1/authorize?"+url.Values{"state": {"s-123456789"}}.Encode())
+	// The port was free a moment ago: another process may take it before
+	// the listener does, and the login then fails before it began. Another
+	// port then, a bounded number of times.
+	var cb string
+	var err error
+	for range 10 {
+		redirect = "http://127.0.0.1:" + freePort(t) + "/oauth/callback"
+		cb, err = a.runLoopbackLogin(ctx, "docs", redirect, "http://127.0.0.1:1/authorize?"+url.Values{"state": {"s-123456789"}}.Encode())
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindTransport || statuses != nil {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
