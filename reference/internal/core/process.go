@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -178,16 +179,22 @@ func (l *lineLimit) Read(b []byte) (int, error) {
 	if err != nil {
 		l.ended.Store(true)
 	}
-	for i := 0; i < n; i++ {
-		if b[i] == '\n' {
-			l.cur = 0
-			continue
+	for i := 0; i < n; {
+		// The line goes on up to the next newline (bytes.IndexByte finds
+		// it many bytes at a time), or to the end of what was read.
+		end := bytes.IndexByte(b[i:n], '\n')
+		if end < 0 {
+			end = n - i
 		}
-		l.cur++
-		if l.cur > l.max {
+		if l.cur+end > l.max {
 			l.tripped.Store(true)
-			return i, errLineTooLong
+			return i + l.max - l.cur, errLineTooLong // the bytes up to the first one past max
 		}
+		if i+end == n {
+			l.cur += end
+			break
+		}
+		l.cur, i = 0, i+end+1
 	}
 	return n, err
 }
