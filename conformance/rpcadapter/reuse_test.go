@@ -79,46 +79,38 @@ func TestWithoutReuseEveryScenarioHasAProcess(t *testing.T) {
 }
 
 // TestReuseFindsWhatAScenarioLeft: processes an adapter process started
-// (one in its group, one in a session of its own) and left running after
-// scenario/end fail the scenario, killed and named, and the process that
-// left them serves no other scenario.
+// and left running after scenario/end fail the scenario, killed and
+// named, and the process that left them serves no other scenario: two
+// below it (one in its group, one in a session of its own), or one it
+// started through a shell that exited, in a session of its own (an
+// orphan, adopted by init or a subreaper, in no group of the adapter's,
+// found by the adapter's stdout it holds).
 func TestReuseFindsWhatAScenarioLeft(t *testing.T) {
-	exe, _ := os.Executable()
-	notes := filepath.Join(t.TempDir(), "sigterms")
-	target := adapterTarget(t, "grandchild")
-	target.Env = map[string]string{"LINGER_FILE": notes}
-	target.Reuse = true
-	rep, sent := counted(t, target, nil, twoScenarios...)
-	if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
-		t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
-	}
-	requireLingerersNamed(t, rep, exe, notes, 2)
-	if sent["scenario/begin"] != 0 {
-		t.Errorf("processes that left processes behind began %d more scenarios", sent["scenario/begin"])
-	}
-	if alive := lingerers(exe); len(alive) > 0 {
-		t.Errorf("leftovers still running: %v", alive)
-	}
-}
-
-// TestReuseFindsAnOrphanHoldingItsOutput: a process the adapter started
-// through a shell that exited, in a session of its own (an orphan,
-// adopted by init or a subreaper, in no group of the adapter's), that
-// still holds the adapter's stdout after scenario/end fails the scenario,
-// killed and named.
-func TestReuseFindsAnOrphanHoldingItsOutput(t *testing.T) {
-	exe, _ := os.Executable()
-	notes := filepath.Join(t.TempDir(), "sigterms")
-	target := adapterTarget(t, "orphan")
-	target.Env = map[string]string{"LINGER_FILE": notes}
-	target.Reuse = true
-	rep, sent := counted(t, target, nil, twoScenarios...)
-	if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
-		t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
-	}
-	requireLingerersNamed(t, rep, exe, notes, 1)
-	if alive := lingerers(exe); len(alive) > 0 {
-		t.Errorf("leftovers still running: %v", alive)
+	for _, tt := range []struct {
+		mode string
+		left int
+	}{
+		{"grandchild", 2},
+		{"orphan", 1},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			exe, _ := os.Executable()
+			notes := filepath.Join(t.TempDir(), "sigterms")
+			target := adapterTarget(t, tt.mode)
+			target.Env = map[string]string{"LINGER_FILE": notes}
+			target.Reuse = true
+			rep, sent := counted(t, target, nil, twoScenarios...)
+			if len(rep.Scenarios) != 2 || sent["scenario/end"] != 2 {
+				t.Fatalf("%d scenarios, %d scenario/end; want 2 of each", len(rep.Scenarios), sent["scenario/end"])
+			}
+			requireLingerersNamed(t, rep, exe, notes, tt.left)
+			if sent["scenario/begin"] != 0 {
+				t.Errorf("processes that left processes behind began %d more scenarios", sent["scenario/begin"])
+			}
+			if alive := lingerers(exe); len(alive) > 0 {
+				t.Errorf("leftovers still running: %v", alive)
+			}
+		})
 	}
 }
 
