@@ -940,6 +940,9 @@ Feature: OAuth login and token refresh (LA-OAU)
     Then it succeeds
     And "docs" received the refused call of the tool "search" exactly once more
 
+  # The refusal is for the next tools/call: the timed-out call's
+  # notifications/cancelled may reach the server after it is armed, and a
+  # 401 to that notification would leave the call it is about unrefused.
   @LA-OAU-38 @adapter-lacks:clock
   Scenario: a call that timed out is not sent again after a refresh
     Given the tool "search" of "docs" never answers
@@ -948,7 +951,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     When the host creates the agent
     And the host registers "docs" with timeoutMs 2000
     And the host sends "go"
-    And the protected server "docs" answers 401 to the next 1 request with a valid token
+    And the protected server "docs" answers 401 to the next 1 "tools/call" request
     And the model calls "mcp__docs__fetch" with {}
     And the host sends "again"
     Then it succeeds
@@ -969,7 +972,7 @@ Feature: OAuth login and token refresh (LA-OAU)
     And "docs" receives a call of the tool "search"
     And the clock advances 2000 milliseconds
     Then the background operation ends
-    When the protected server "docs" answers 401 to the next 1 request with a valid token
+    When the protected server "docs" answers 401 to the next 1 "tools/call" request
     And the model calls "mcp__docs__fetch" with {}
     And the host sends "again"
     Then it succeeds
