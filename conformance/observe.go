@@ -1,17 +1,16 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/jsontext"
 	"github.com/mcpconform/mcpconform/internal/safetext"
 )
 
@@ -441,11 +440,9 @@ func (v *hostView) InProcessTool(ctx context.Context, req adapter.InProcessToolR
 // jsonText is v as JSON text without HTML escaping, so that planted
 // secrets are found as they are.
 func jsonText(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsontext.Marshal(v)
+	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return string(b)
 }

@@ -208,8 +208,8 @@ func leftoversOf(t *testing.T, mode string) {
 }
 
 // requireLingerersNamed requires every scenario of rep to have failed,
-// naming the two linger processes of exe (the grandchild adapter's) that
-// it killed.
+// naming the want linger processes of exe (the hostile adapter's) that it
+// killed.
 func requireLingerersNamed(t *testing.T, rep *conformance.Report, exe, notes string, want int) {
 	t.Helper()
 	for _, s := range rep.Scenarios {

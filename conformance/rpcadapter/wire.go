@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mcpconform/mcpconform/internal/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	segjson "github.com/segmentio/encoding/json"
 )
@@ -45,7 +46,7 @@ func decodeMessage(line []byte) (jsonrpc.Message, error) {
 	}
 	var m wireMessage
 	rest, err := segjson.Parse(line, &m, segjson.DontMatchCaseInsensitiveStructFields)
-	if err == nil && len(trimSpace(rest)) > 0 {
+	if err == nil && len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
 		err = errors.New("bytes after the message")
 	}
 	if err != nil {
@@ -101,26 +102,20 @@ func checkDepth(b []byte) error {
 	return nil
 }
 
-// trimSpace trims JSON's white space.
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-		b = b[1:]
-	}
-	return b
-}
-
 // encodeMessage encodes msg as go-sdk's jsonrpc.EncodeMessage does, with
 // the newline that ends a line of the protocol. Params and results are
 // copied as they are: they come from json.Marshal, which made them
 // compact and valid, where jsonrpc.EncodeMessage compacts and checks them
 // again (a pass over every byte of a message, whose params may be MiBs).
+// A response's error goes out as the protocol's wire error of it
+// ([wireError]).
 func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
 	var id jsonrpc.ID
 	var tail [][]byte
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		id = m.ID
-		method, err := marshalText(m.Method)
+		method, err := jsontext.Marshal(m.Method)
 		if err != nil {
 			return nil, err
 		}
@@ -132,7 +127,7 @@ func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
 		id = m.ID
 		switch {
 		case m.Error != nil:
-			e, err := marshalText(asWireError(m.Error))
+			e, err := jsontext.Marshal(wireError(m.Error))
 			if err != nil {
 				return nil, err
 			}
@@ -155,7 +150,7 @@ func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
 	case int64:
 		b = strconv.AppendInt(append(b, `,"id":`...), v, 10)
 	case string:
-		s, err := marshalText(v)
+		s, err := jsontext.Marshal(v)
 		if err != nil {
 			return nil, err
 		}
@@ -165,31 +160,4 @@ func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
 		b = append(b, t...)
 	}
 	return append(b, '}', '\n'), nil
-}
-
-// marshalText is json.Marshal without escaping <, > and &, as go-sdk
-// writes the members of a message.
-func marshalText(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// asWireError is err as a JSON-RPC error object, as go-sdk makes it: a
-// wire error as it is, another error as code 0 (or the code of a wire
-// error it wraps) with its text.
-func asWireError(err error) *jsonrpc.Error {
-	if we, ok := err.(*jsonrpc.Error); ok {
-		return we
-	}
-	out := &jsonrpc.Error{Message: err.Error()}
-	var we *jsonrpc.Error
-	if errors.As(err, &we) {
-		out.Code = we.Code
-	}
-	return out
 }

@@ -84,7 +84,8 @@ func describe(m jsonrpc.Message) map[string]any {
 }
 
 // TestEncodeMessageAsGoSDK: encodeMessage writes every message go-sdk's
-// jsonrpc.EncodeMessage writes, byte for byte, and a newline.
+// jsonrpc.EncodeMessage writes, byte for byte, and a newline; an error
+// goes out as the protocol's wire error of it ([wireError]).
 func TestEncodeMessageAsGoSDK(t *testing.T) {
 	id1, _ := jsonrpc.MakeID(float64(1))
 	idx, _ := jsonrpc.MakeID("x<y>")
@@ -97,7 +98,13 @@ func TestEncodeMessageAsGoSDK(t *testing.T) {
 		&jsonrpc.Response{ID: id1, Error: fmt.Errorf("wrapped: %w", &jsonrpc.Error{Code: -32001, Message: "inner"})},
 		&jsonrpc.Response{ID: id1, Error: errors.New("plain")},
 	} {
-		want, err := jsonrpc.EncodeMessage(m)
+		// An error that is not a wire error is written as the protocol
+		// has it (wireError), as go-sdk would write that one.
+		sdk := m
+		if r, ok := m.(*jsonrpc.Response); ok && r.Error != nil {
+			sdk = &jsonrpc.Response{ID: r.ID, Error: wireError(r.Error)}
+		}
+		want, err := jsonrpc.EncodeMessage(sdk)
 		if err != nil {
 			t.Fatal(err)
 		}

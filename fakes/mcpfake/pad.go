@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/internal/jsontext"
 )
 
 // paddingKey is the _meta key that pads results without a better place.
@@ -76,7 +78,7 @@ func padder(top map[string]json.RawMessage, method string) (func(pad string) ([]
 		return func(pad string) ([]byte, error) {
 			obj["message"] = marshal(msg + pad)
 			top["error"] = marshal(obj)
-			return marshalTight(top)
+			return jsontext.Marshal(top)
 		}, nil
 	}
 	var result map[string]json.RawMessage
@@ -85,7 +87,7 @@ func padder(top map[string]json.RawMessage, method string) (func(pad string) ([]
 	}
 	render := func() ([]byte, error) {
 		top["result"] = marshal(result)
-		return marshalTight(top)
+		return jsontext.Marshal(top)
 	}
 	switch method {
 	case "tools/call":
@@ -136,23 +138,11 @@ func padder(top map[string]json.RawMessage, method string) (func(pad string) ([]
 // marshal renders v as JSON without HTML escaping; v is always
 // marshalable here.
 func marshal(v any) json.RawMessage {
-	b, err := marshalTight(v)
+	b, err := jsontext.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
 	return b
-}
-
-// marshalTight renders v as compact JSON without HTML escaping and without
-// a trailing newline.
-func marshalTight(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
 // stderrChunk is the size of each write of scripted stderr.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mcpconform/mcpconform/internal/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -331,7 +332,7 @@ func ReadScript(path string) (*Script, error) {
 // WriteFile writes the script as JSON to path. Raw JSON (Call.Result,
 // schemas) is compacted but not escaped for HTML.
 func (s *Script) WriteFile(path string) error {
-	data, err := marshalTight(s)
+	data, err := jsontext.Marshal(s)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpconform/mcpconform/internal/jsontext"
 )
 
 // Dir is the way a message travels through the proxy.
@@ -177,7 +179,7 @@ func (m *Msg) encodeFields() ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("a message of no kind")
 	}
-	return marshal(e)
+	return jsontext.Marshal(e)
 }
 
 // IsResponse reports whether the message answers a request.

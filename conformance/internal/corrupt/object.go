@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+
+	"github.com/mcpconform/mcpconform/internal/jsontext"
 )
 
 // Object is a decoded JSON object, for hooks that change a message without
@@ -58,23 +60,11 @@ func editObject(raw json.RawMessage, f func(Object)) json.RawMessage {
 
 // rawOf encodes v.
 func rawOf(v any) json.RawMessage {
-	b, err := marshal(v)
+	b, err := jsontext.Marshal(v)
 	if err != nil {
 		return json.RawMessage("null")
 	}
 	return b
-}
-
-// marshal encodes v as JSON without escaping <, > and &, as a peer wrote
-// them.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // asObject returns v as an Object, or nil when it is not one.
@@ -233,7 +223,7 @@ func (ko keyOrder) encode(b *bytes.Buffer, v any) error {
 		}
 		b.WriteByte(']')
 	default:
-		raw, err := marshal(x)
+		raw, err := jsontext.Marshal(x)
 		if err != nil {
 			return err
 		}
