@@ -24,14 +24,16 @@ conform: build
 # against the whole suite. They prove verdicts, not the harness's
 # concurrency: they run the scenarios TestReferenceConforms and
 # TestSameVerdictsThroughTheProtocol run under the race detector, so they
-# run without it (it multiplies their time about three times).
+# run without it (it multiplies their time about three times). Most of
+# their time is red scenarios waiting out a step's deadline, not CPU: six
+# mutants run at once (-parallel), four corruptions (corruptionsAtOnce).
 VERDICT_TESTS = ^(TestMutantsFail|TestCorruptionsFail|TestHollowAdapterPassesNothing)$$
 
 # Vet, format check, and every test: unit tests and the conformance suite
 # against the reference under the race detector, then the verdict tests.
 test: deps vet fmt-check
 	$(GO) test -race -timeout 20m -skip '$(VERDICT_TESTS)' ./...
-	$(GO) test -timeout 20m -run '$(VERDICT_TESTS)' ./conformance/
+	$(GO) test -timeout 20m -parallel 6 -run '$(VERDICT_TESTS)' ./conformance/
 
 # What the tests need beyond Go: Node.js 20+ (the Node stub adapter; the
 # machine has it) and Debian's Chromium (the HTML report's browser test),

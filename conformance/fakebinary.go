@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fakes"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/fakebin"
 )
 
 // fakeBinaryName is the small binary of the fakes (cmd/mcpconform-fake),
@@ -24,8 +25,13 @@ const fakeBinaryName = "mcpconform-fake"
 // defaultFakeCommand is the command that runs the stdio fakes when
 // [Options.FakeCommand] is not set, decided once per process:
 // [fakeBinary] beside the running executable, or else the executable
-// itself when it serves the fakes ([mcpfake.Main]).
+// itself when it serves the fakes ([mcpfake.Main]). In this module's own
+// test binaries, the small binary of the fakes built for them
+// ([fakebin.Command]).
 var defaultFakeCommand = sync.OnceValues(func() ([]string, error) {
+	if cmd, ok := fakebin.Command(); ok {
+		return cmd, nil
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("conformance: cannot find the running executable to serve stdio fakes: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/fakebin"
 	"github.com/mcpconform/mcpconform/internal/procs"
 	"io"
 	"log"
@@ -66,7 +67,7 @@ func TestMain(m *testing.M) {
 			syscall.Exit(corrupt.Main(os.Args[2:], os.Stderr))
 		}
 	}
-	os.Exit(m.Run())
+	os.Exit(fakebin.Run(m)) // the scenarios' stdio fakes from the small binary
 }
 
 // serveReference serves the reference over the protocol on stdin/stdout,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/fakebin"
 	"github.com/mcpconform/mcpconform/internal/procs"
 	"io"
 	"log"
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(fakebin.Run(m)) // the scenarios' stdio fakes from the small binary
 }
 
 func self(t *testing.T) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/mcpconform/mcpconform/fakes/mcpfake"
+	"github.com/mcpconform/mcpconform/internal/fakebin"
 	"github.com/mcpconform/mcpconform/internal/procs"
 	"io"
 	"log"
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && helpers[os.Args[1]] != nil {
 		os.Exit(helpers[os.Args[1]](os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	os.Exit(fakebin.Run(m)) // the scenarios' stdio fakes from the small binary
 }
 
 func serve(mode string, rest []string) int {
