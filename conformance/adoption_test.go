@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/conformance"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
@@ -16,6 +17,12 @@ import (
 )
 
 // mutant is the reference with one rule broken.
+// redStepTimeout bounds the steps of a run whose mutant makes scenarios
+// wait for what never comes: each such step waits it out, and the
+// default (20 s) would be most of these tests' time. Under -race on a
+// loaded machine a step that passes takes well under a second.
+const redStepTimeout = 10 * time.Second
+
 func mutant(m string) refadapter.Target {
 	return refadapter.Target{Faults: []fault.Fault{fault.Fault(m)}}
 }
@@ -173,7 +180,7 @@ func TestBaselineFileIsChecked(t *testing.T) {
 // warning, which fails only a strict run.
 func TestShouldFailuresAreWarnings(t *testing.T) {
 	for _, strict := range []bool{false, true} {
-		rep, err := conformance.Run(context.Background(), conformance.Options{Target: mutant("BL-RT-05/no-connecting-status"), Rules: []string{"BL-RT-05"}, Strict: strict})
+		rep, err := conformance.Run(context.Background(), conformance.Options{Target: mutant("BL-RT-05/no-connecting-status"), Rules: []string{"BL-RT-05"}, Strict: strict, StepTimeout: redStepTimeout})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +195,7 @@ func TestShouldFailuresAreWarnings(t *testing.T) {
 
 // TestRerunTakesOnlyTheFailures: Only runs exactly the scenarios named.
 func TestRerunTakesOnlyTheFailures(t *testing.T) {
-	first, err := conformance.Run(context.Background(), conformance.Options{Target: mutant("LA-NAME-02/alias-25-characters"), Rules: []string{"LA-NAME-02"}})
+	first, err := conformance.Run(context.Background(), conformance.Options{Target: mutant("LA-NAME-02/alias-25-characters"), Rules: []string{"LA-NAME-02"}, StepTimeout: redStepTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,10 +74,13 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 		inproc   *refadapter.Target // nil: [referenceVerdicts]
 		protocol *rpcadapter.Target
 		rules    []string
+		step     time.Duration // the runs' StepTimeout; 0: the default
 	}{
-		{"reference", nil, adapterTarget(t, "reference"), nil},
+		{"reference", nil, adapterTarget(t, "reference"), nil, 0},
+		// A red scenario waits out its step (and, through the protocol,
+		// again in a fresh process): 10 s, not the default 20.
 		{"mutant", &refadapter.Target{Faults: []fault.Fault{fault.AliasLength}},
-			adapterTarget(t, "mutant", string(fault.AliasLength)), []string{"LA-NAME-02", "LA-NAME-03"}},
+			adapterTarget(t, "mutant", string(fault.AliasLength)), []string{"LA-NAME-02", "LA-NAME-03"}, 10 * time.Second},
 	}
 	for _, tc := range cases {
 		// As `mcpconform run` has it: processes serve scenarios in turn
@@ -104,7 +107,7 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 			if tc.inproc == nil {
 				a = referenceVerdicts(t)
 			} else {
-				in, err := conformance.Run(ctx, conformance.Options{Target: *tc.inproc, Rules: tc.rules})
+				in, err := conformance.Run(ctx, conformance.Options{Target: *tc.inproc, Rules: tc.rules, StepTimeout: tc.step})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +116,7 @@ func TestSameVerdictsThroughTheProtocol(t *testing.T) {
 				}
 				a = verdicts(in)
 			}
-			over, err := conformance.Run(ctx, conformance.Options{Target: tc.protocol, Rules: tc.rules})
+			over, err := conformance.Run(ctx, conformance.Options{Target: tc.protocol, Rules: tc.rules, StepTimeout: tc.step})
 			if err != nil {
 				t.Fatal(err)
 			}
