@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/cucumber/godog"
+
+	"github.com/mcpconform/mcpconform/features"
 )
 
 // stepsFeature has a step of each kind godog tells apart: one definition,
@@ -170,5 +172,35 @@ func TestScenarioStepsOfAnotherVocabulary(t *testing.T) {
 	}.Run()
 	if want := []int{len(ix.sources) + 1}; !slices.Equal(got, want) {
 		t.Errorf("Expected: %v definitions registered\nActual:   %v", want, got)
+	}
+}
+
+// TestStepIndexMatchesAsTheRegexpsDo checks the index of the suite's
+// vocabulary, with the literal prefixes it tries first, against every
+// pattern run on every step text of the features and on texts that match
+// nothing: the same patterns, in the same order.
+func TestStepIndexMatchesAsTheRegexpsDo(t *testing.T) {
+	defs := vocabulary()
+	pickles, err := featurePickles(features.FS, features.Dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"", "the", "the moon is made of cheese", `the tool "t" of "p" answers with the txt "x"`}
+	for _, pk := range pickles {
+		for _, st := range pk.Steps {
+			texts = append(texts, st.Text)
+		}
+	}
+	ix := newStepIndex((&world{}).registerSteps)
+	for _, text := range texts {
+		var want []int
+		for i, d := range defs {
+			if d.expr.MatchString(text) {
+				want = append(want, i)
+			}
+		}
+		if got := ix.matching(text); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Errorf("%q: Expected: the patterns %v\nActual:   %v", text, want, got)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/cucumber/godog"
@@ -19,9 +20,10 @@ import (
 // matches ([scenarioSteps]). A compiled [regexp.Regexp] is safe for
 // concurrent use, so the scenarios share them.
 type stepIndex struct {
-	sources []string // the patterns, in registration order
-	exprs   []*regexp.Regexp
-	nested  []bool // the definition's function returns godog.Steps
+	sources  []string // the patterns, in registration order
+	exprs    []*regexp.Regexp
+	prefixes []string // what a text must begin with to match the pattern ("" for anything)
+	nested   []bool   // the definition's function returns godog.Steps
 
 	mu      sync.RWMutex
 	matches map[string][]int // step text → the indexes of the patterns that match it, in order
@@ -35,6 +37,7 @@ func newStepIndex(register func(stepDefiner)) *stepIndex {
 	for _, d := range r.defs {
 		ix.sources = append(ix.sources, d.expr.String())
 		ix.exprs = append(ix.exprs, d.expr)
+		ix.prefixes = append(ix.prefixes, anchoredPrefix(d.expr))
 		ix.nested = append(ix.nested, d.nested)
 	}
 	return ix
@@ -56,7 +59,7 @@ func (ix *stepIndex) matching(text string) []int {
 	}
 	m = []int{} // cached as "none" too
 	for i, re := range ix.exprs {
-		if re.MatchString(text) {
+		if strings.HasPrefix(text, ix.prefixes[i]) && re.MatchString(text) {
 			m = append(m, i)
 		}
 	}
@@ -64,6 +67,18 @@ func (ix *stepIndex) matching(text string) []int {
 	ix.matches[text] = m
 	ix.mu.Unlock()
 	return m
+}
+
+// anchoredPrefix is the literal text every match of re begins with when
+// re matches only at the start of a text (its source begins with ^, and
+// no (?m) can make that the start of a line): a text that does not begin
+// with it does not match. It is "" otherwise.
+func anchoredPrefix(re *regexp.Regexp) string {
+	if !strings.HasPrefix(re.String(), "^") {
+		return ""
+	}
+	prefix, _ := re.LiteralPrefix()
+	return prefix
 }
 
 // returnsSteps reports whether a step function returns [godog.Steps]: a
