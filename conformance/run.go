@@ -226,12 +226,15 @@ type runner struct {
 // initScenario is godog's scenario initializer: one world per scenario.
 func (r *runner) initScenario(sc *godog.ScenarioContext) {
 	w := &world{run: r}
-	w.registerSteps(compiledSteps{sc}) // patterns compiled once per process (steppatterns.go)
+	ix := suiteSteps()
+	steps := &scenarioSteps{ix: ix, exprs: make([]any, 0, len(ix.sources)), funcs: make([]any, 0, len(ix.sources))}
+	w.registerSteps(steps) // given to godog by the Before hook, for the scenario's steps (scenariosteps.go)
 	var res *ScenarioResult
 	var start time.Time
 	var before int
 
 	sc.Before(func(ctx context.Context, pk *godog.Scenario) (context.Context, error) {
+		steps.define(sc, pk) // first: godog matches the steps of a skipped scenario too
 		start = time.Now()
 		key := pickleKey(pk) // a repetition's own
 		s, ok := r.byKey[key]

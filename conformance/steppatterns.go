@@ -1,21 +1,100 @@
 package conformance
 
 import (
+	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/cucumber/godog"
 )
 
-// stepPatterns holds every step pattern compiled, by its source. The
-// vocabulary is the same in every scenario, but godog compiles a pattern
-// given as a string at each registration: some 270 patterns per scenario
-// were a third of the runner's CPU. A compiled [regexp.Regexp] is safe
-// for concurrent use, so the scenarios share them.
+// stepIndex is the step vocabulary's patterns, compiled once per process,
+// and which of them each step text matches, worked out once per process
+// for each text. godog runs every definition's pattern of a scenario
+// against each of its steps (twice: to match it and to check that it is
+// defined), and each definition it is given costs reflection and a
+// runtime.Caller: some 270 definitions registered in every scenario and
+// matched against every step were a sixth of the runner's CPU. With the
+// index a scenario registers only the definitions one of its steps
+// matches ([scenarioSteps]). A compiled [regexp.Regexp] is safe for
+// concurrent use, so the scenarios share them.
+type stepIndex struct {
+	sources  []string // the patterns, in registration order
+	exprs    []*regexp.Regexp
+	prefixes []string // what a text must begin with to match the pattern ("" for anything)
+	nested   []bool   // the definition's function returns godog.Steps
+
+	mu      sync.RWMutex
+	matches map[string][]int // step text → the indexes of the patterns that match it, in order
+}
+
+// newStepIndex compiles the patterns register defines, in its order.
+func newStepIndex(register func(stepDefiner)) *stepIndex {
+	var r stepRecorder
+	register(&r)
+	ix := &stepIndex{matches: map[string][]int{}}
+	for _, d := range r.defs {
+		ix.sources = append(ix.sources, d.expr.String())
+		ix.exprs = append(ix.exprs, d.expr)
+		ix.prefixes = append(ix.prefixes, anchoredPrefix(d.expr))
+		ix.nested = append(ix.nested, d.nested)
+	}
+	return ix
+}
+
+// suiteSteps is the index of the suite's vocabulary.
+var suiteSteps = sync.OnceValue(func() *stepIndex {
+	return newStepIndex((&world{}).registerSteps)
+})
+
+// matching returns the indexes of the patterns text matches, in
+// registration order. The caller must not modify the slice.
+func (ix *stepIndex) matching(text string) []int {
+	ix.mu.RLock()
+	m, ok := ix.matches[text]
+	ix.mu.RUnlock()
+	if ok {
+		return m
+	}
+	m = []int{} // cached as "none" too
+	for i, re := range ix.exprs {
+		if strings.HasPrefix(text, ix.prefixes[i]) && re.MatchString(text) {
+			m = append(m, i)
+		}
+	}
+	ix.mu.Lock()
+	ix.matches[text] = m
+	ix.mu.Unlock()
+	return m
+}
+
+// anchoredPrefix is the literal text every match of re begins with when
+// re matches only at the start of a text (its source begins with ^, and
+// no (?m) can make that the start of a line): a text that does not begin
+// with it does not match. It is "" otherwise.
+func anchoredPrefix(re *regexp.Regexp) string {
+	if !strings.HasPrefix(re.String(), "^") {
+		return ""
+	}
+	prefix, _ := re.LiteralPrefix()
+	return prefix
+}
+
+// returnsSteps reports whether a step function returns [godog.Steps]: a
+// definition godog runs as nested steps, whose texts only its call says.
+func returnsSteps(fn any) bool {
+	t := reflect.TypeOf(fn)
+	return t != nil && t.Kind() == reflect.Func && t.NumOut() == 1 && t.Out(0) == reflect.TypeOf(godog.Steps{})
+}
+
+// stepPatterns holds the patterns compiled for a scenario whose
+// definitions are not the index's (see [scenarioSteps.define]), by their
+// source.
 var stepPatterns sync.Map // string → *regexp.Regexp
 
-// compiledSteps is the [stepDefiner] of a scenario that runs: godog's
-// scenario context, handed the patterns compiled once per process.
+// compiledSteps is a [stepDefiner] that hands godog's scenario context
+// every definition, each pattern compiled once per process.
 type compiledSteps struct{ sc *godog.ScenarioContext }
 
 // Step defines stepFunc for the steps expr matches, as

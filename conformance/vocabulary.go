@@ -24,6 +24,7 @@ type stepDefiner interface {
 type stepDef struct {
 	expr    *regexp.Regexp
 	handler string // the world's method behind it, e.g. "toolAnswersWith"
+	nested  bool   // it returns godog.Steps
 }
 
 // stepRecorder collects step definitions instead of running them.
@@ -40,7 +41,7 @@ func (r *stepRecorder) Step(expr, stepFunc any) {
 	default:
 		panic(fmt.Sprintf("step expression of type %T", expr))
 	}
-	r.defs = append(r.defs, stepDef{expr: re, handler: handlerName(stepFunc)})
+	r.defs = append(r.defs, stepDef{expr: re, handler: handlerName(stepFunc), nested: returnsSteps(stepFunc)})
 }
 
 // handlerName is the name of the world's method a step function is bound

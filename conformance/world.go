@@ -117,7 +117,7 @@ type background struct {
 // setup prepares a scenario's world: directories, environment and record
 // server. Fakes and the adapter start when steps need them.
 func (w *world) setup(sc Scenario) error {
-	dir, err := scratch.Dir("scenario")
+	dir, err := scratch.Quick("scenario") // on a RAM file system when it can: one per scenario
 	if err != nil {
 		return err
 	}
@@ -125,8 +125,10 @@ func (w *world) setup(sc Scenario) error {
 	w.workdir, w.home = filepath.Join(dir, "work"), filepath.Join(dir, "home")
 	w.log, w.fakes, w.snapshots, w.marked = record.NewLog(), map[string]*fake{}, map[string]fileState{}, map[string]string{}
 	w.authServers, w.bindings = map[string]*authServer{}, map[string]*bindingSpec{}
-	for _, d := range []string{w.workdir, w.home, filepath.Join(dir, "fakes")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	// The directory of the fakes' scripts is made with the first
+	// (materialize): each directory a scenario makes costs it CPU.
+	for _, d := range []string{w.workdir, w.home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
 			return err
 		}
 	}
@@ -222,7 +224,11 @@ func (w *world) materialize(f *fake) error {
 	switch f.transport {
 	case "stdio":
 		if f.path == "" {
-			f.path = filepath.Join(w.dir, "fakes", f.name+".json")
+			dir := filepath.Join(w.dir, "fakes")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			f.path = filepath.Join(dir, f.name+".json")
 		}
 		return f.script.WriteFile(f.path)
 	case "http", "https":

@@ -4,6 +4,7 @@
 // start time, and [Sweep] removes those whose process is gone.
 //
 //	$TMPDIR/mcpconform-<pid>-<start ticks>-<what>-<random>
+//	/dev/shm/mcpconform-<pid>-<start ticks>-<what>-<random>   (Quick, when it can)
 package scratch
 
 import (
@@ -43,12 +44,24 @@ func Dir(what string) (string, error) {
 }
 
 // Sweep removes the scratch directories, under the system's temporary
-// directory, of processes that are no longer running, and returns their
-// paths. Directories of running processes, including this one, and
-// anything not named by [Dir] are left alone.
+// directory and where [Quick] makes them, of processes that are no longer
+// running, and returns their paths. Directories of running processes,
+// including this one, and anything not named by [Dir] are left alone.
 func Sweep() ([]string, error) {
-	tmp := os.TempDir()
-	entries, err := os.ReadDir(tmp)
+	removed, err := sweepIn(os.TempDir())
+	if root := ramRoot(); root != "" {
+		more, ramErr := sweepIn(root)
+		removed = append(removed, more...)
+		if err == nil {
+			err = ramErr
+		}
+	}
+	return removed, err
+}
+
+// sweepIn sweeps the scratch directories directly under dir.
+func sweepIn(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +71,7 @@ func Sweep() ([]string, error) {
 		if !ok || !e.IsDir() || procs.Alive(pid, start) {
 			continue
 		}
-		path := filepath.Join(tmp, e.Name())
+		path := filepath.Join(dir, e.Name())
 		if err := removeAll(path); err == nil {
 			removed = append(removed, path)
 		}
