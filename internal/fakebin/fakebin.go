@@ -78,13 +78,33 @@ func build() ([]string, error) {
 		return nil, warn(err)
 	}
 	dir.Store(&d)
-	bin := filepath.Join(d, "mcpconform-fake")
+	linked, bin := filepath.Join(d, "linked"), filepath.Join(d, "mcpconform-fake")
 	ctx, cancel := context.WithTimeout(context.Background(), buildWait)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, fakePackage).CombinedOutput(); err != nil {
+	// Static, and written again with write(2), as make build does (see
+	// the Makefile): each start of a dynamically linked binary, or of one
+	// as the linker wrote it, costs more CPU.
+	build := exec.CommandContext(ctx, "go", "build", "-o", linked, fakePackage)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		return nil, warn(fmt.Errorf("go build %s: %v: %s", fakePackage, err, strings.TrimSpace(tail(out))))
 	}
+	if err := copyFile(bin, linked); err != nil {
+		return nil, warn(err)
+	}
 	return []string{bin}, nil
+}
+
+// copyFile writes a copy of the executable src at dst.
+func copyFile(dst, src string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		return err
+	}
+	return os.Remove(src)
 }
 
 // warn says on stderr that the test binary serves the fakes, and why.
