@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -20,8 +21,9 @@ func (bd Body) stall() time.Duration {
 	return 5 * time.Second
 }
 
-// padChunk is what endless bodies write, again and again.
-var padChunk = bytes.Repeat([]byte("x"), 32<<10)
+// padChunk is what endless bodies write, again and again; made on first
+// use, not by every fake process at its start.
+var padChunk = sync.OnceValue(func() []byte { return bytes.Repeat([]byte("x"), 32<<10) })
 
 // endlessPause is where an endless body hesitates: having written this
 // many bytes (4 MiB, the cap of LA-LIM-10, and 64 KiB more), the fake
@@ -149,10 +151,11 @@ func (x *exchange) endless(write func([]byte) error, gone func(time.Duration) bo
 			return true
 		default:
 		}
-		if err := write(padChunk); err != nil {
+		chunk := padChunk()
+		if err := write(chunk); err != nil {
 			return true
 		}
-		sent += int64(len(padChunk))
+		sent += int64(len(chunk))
 	}
 }
 

@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"syscall"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/pollpipe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,8 +73,13 @@ func RunStdio(args []string) int {
 	}
 	base := record.Record{Server: script.Name, Instance: instance}
 	wire := newStdioWire(script, rec, base, os.Stdout)
+	// Stdin through the runtime's poller: a message that arrives wakes no
+	// thread parked in read(2). Kept reachable until the fake returns (its
+	// finalizer would close the descriptor).
+	stdin := pollpipe.Pollable(os.Stdin)
+	defer runtime.KeepAlive(stdin)
 	transport := &mcp.IOTransport{
-		Reader: wire.reader(os.Stdin),
+		Reader: wire.reader(stdin),
 		Writer: wire.writer(),
 		// The fake accepts anything a client sends; the caps under test
 		// are the client's.

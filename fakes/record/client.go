@@ -3,7 +3,6 @@ package record
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -86,7 +85,7 @@ func Dial(addr string, start Record) (*Client, error) {
 
 // Record sends r and waits until the server has appended it.
 func (c *Client) Record(r Record) error {
-	b, err := json.Marshal(r)
+	b, err := encode(r)
 	if err != nil {
 		return err
 	}
@@ -154,7 +153,7 @@ func Latch(ctx context.Context, addr string, r Record) error {
 	}
 	defer conn.Close()
 	r.Kind = KindLatch
-	b, err := json.Marshal(r)
+	b, err := encode(r)
 	if err != nil {
 		return err
 	}

@@ -14,12 +14,12 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/mcpconform/mcpconform/conformance/adapter"
 	"github.com/mcpconform/mcpconform/conformance/refadapter"
 	"github.com/mcpconform/mcpconform/conformance/rpcadapter"
 	"github.com/mcpconform/mcpconform/internal/fault"
+	"github.com/mcpconform/mcpconform/internal/pollpipe"
 )
 
 // Exit statuses of [Main], those of the CLI.
@@ -46,7 +46,7 @@ func Main(ctx context.Context, name string, args []string, stderr io.Writer) int
 		fmt.Fprintf(stderr, "%s: --mutate: %v\n", name, err)
 		return exitUsage
 	}
-	if err := rpcadapter.Serve(ctx, pollable(os.Stdin), pollable(os.Stdout), t, adapter.Env{Dir: dir, Environ: os.Environ()}); err != nil {
+	if err := rpcadapter.Serve(ctx, pollpipe.Pollable(os.Stdin), pollpipe.Pollable(os.Stdout), t, adapter.Env{Dir: dir, Environ: os.Environ()}); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return exitFailure
 	}
@@ -80,23 +80,4 @@ func TuneGC() {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(1 << 30)
 	}
-}
-
-// pollable returns f, a pipe, in non-blocking mode and read and written
-// through the runtime's poller, or f itself when it is no pipe (a
-// terminal is left as it is: the mode would outlive the process). Read
-// from a blocking pipe, every message wakes a thread parked in read(2),
-// which must then win a P back from the scheduler: through the protocol
-// that cost about 5% of a run's CPU. The pipe's other end, the runner's,
-// is another open file, whose mode this does not change.
-func pollable(f *os.File) *os.File {
-	fd := int(f.Fd())
-	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
-		return f
-	}
-	if syscall.SetNonblock(fd, true) != nil {
-		return f
-	}
-	return os.NewFile(uintptr(fd), f.Name())
 }
