@@ -65,6 +65,12 @@ func TestDecodeMessageAsGoSDK(t *testing.T) {
 	if _, err := decodeMessage([]byte(deep)); err != nil {
 		t.Errorf("decodeMessage refused a message nested 999 deep: %v", err)
 	}
+	// At the bound, with no bracket in a string: the count alone lets it
+	// through (checkDepth's quick path), as the scan would.
+	atBound := `{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`
+	if _, err := decodeMessage([]byte(atBound)); err != nil {
+		t.Errorf("decodeMessage refused a message nested %d deep: %v", maxDepth, err)
+	}
 }
 
 // describe is what a message says, for comparison.
@@ -117,3 +123,4 @@ func TestEncodeMessageAsGoSDK(t *testing.T) {
 		}
 	}
 }
+
