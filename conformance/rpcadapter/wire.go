@@ -108,6 +108,14 @@ func checkDepth(b []byte) error {
 	return nil
 }
 
+// marshal is json.Marshal, byte for byte (HTML characters escaped, a
+// json.RawMessage compacted and checked), through segmentio's encoder:
+// the params and results of the protocol are written with it. The
+// result of a tool call projected through agent/project may be MiBs,
+// which json.Marshal compacts through its scanner about three times
+// slower (and the runner pays it for every one).
+func marshal(v any) ([]byte, error) { return segjson.Marshal(v) }
+
 // encodeMessage encodes msg as go-sdk's jsonrpc.EncodeMessage does, with
 // the newline that ends a line of the protocol. Params and results are
 // copied as they are: they come from json.Marshal, which made them
