@@ -24,8 +24,9 @@ const pidOffset = 256 + 2
 // entries of a PID space of 4 Mi PIDs need, at 8 KiB a read.
 const maxListReads = 1 << 16
 
-// pidsAbove returns the names of /proc's entries that are PIDs above pid
-// (all of them when pid is 0), in the order /proc lists them.
+// pidsAbove returns the PIDs above pid that /proc lists (all of them when
+// pid is 0), in its order. A seek that fails leaves the listing at its
+// beginning: it then lists every process, and the bound filters them.
 func pidsAbove(pid int) []int {
 	fd, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
@@ -33,9 +34,7 @@ func pidsAbove(pid int) []int {
 	}
 	defer syscall.Close(fd)
 	if pid > 0 && seekWorks() {
-		if _, err := syscall.Seek(fd, int64(pidOffset+pid+1), 0); err != nil {
-			return nil
-		}
+		_, _ = syscall.Seek(fd, int64(pidOffset+pid+1), 0)
 	}
 	return readPIDs(fd, pid)
 }
