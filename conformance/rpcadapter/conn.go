@@ -465,7 +465,7 @@ func (c *Conn) serve(ctx context.Context, cancel context.CancelFunc, key string,
 	if err != nil {
 		resp.Error = wireError(err)
 	} else {
-		raw, merr := json.Marshal(result)
+		raw, merr := marshal(result)
 		if merr != nil {
 			resp.Error = wireError(merr)
 		} else {
@@ -540,7 +540,7 @@ func (c *Conn) CallThroughCancel(ctx context.Context, method string, params, res
 // call is Call, waiting up to grace for the answer after a cancel, and
 // running then as the answer arrives.
 func (c *Conn) call(ctx context.Context, method string, params, result any, grace time.Duration, then func()) error {
-	raw, err := json.Marshal(params)
+	raw, err := marshal(params)
 	if err != nil {
 		return err
 	}
@@ -634,7 +634,7 @@ func (c *Conn) forget(id jsonrpc.ID) {
 
 // Notify sends a notification.
 func (c *Conn) Notify(method string, params any) error {
-	raw, err := json.Marshal(params)
+	raw, err := marshal(params)
 	if err != nil {
 		return err
 	}

@@ -78,34 +78,32 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 		}
 		return s.create(ctx, p)
 	}
-	var ref AgentRef
-	if err := decode(method, params, &ref); err != nil {
+	// The operation's params are decoded once, its agent's id with them
+	// (a tool result to project may be MiBs). Params that do not decode
+	// are refused as when the agent was looked up first: an agentId that
+	// does not decode, then an unknown agent, then the rest.
+	op, agentID := operationParams(method)
+	if err := decode(method, params, op); err != nil {
+		var ref AgentRef
+		if rerr := decode(method, params, &ref); rerr != nil {
+			return nil, rerr
+		}
+		if s.agent(ref.AgentID) == nil && isOperation(method) {
+			return nil, noAgent(ref.AgentID)
+		}
 		return nil, err
 	}
-	s.mu.Lock()
-	g := s.agents[ref.AgentID]
-	s.mu.Unlock()
+	g := s.agent(*agentID)
 	if g == nil && isOperation(method) {
-		return nil, &adapter.Error{Kind: adapter.KindNotFound, Message: fmt.Sprintf("no agent %q", ref.AgentID)}
+		return nil, noAgent(*agentID)
 	}
 	switch adapter.Operation(method) {
 	case adapter.OpSend:
-		var p SendParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return g.Send(ctx, p.Prompt)
+		return g.Send(ctx, op.(*SendParams).Prompt)
 	case adapter.OpRun:
-		var p SendParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return g.Run(ctx, p.Prompt)
+		return g.Run(ctx, op.(*SendParams).Prompt)
 	case adapter.OpSubagent:
-		var p SubagentParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
+		p := op.(*SubagentParams)
 		sub, err := g.SubAgent(ctx, p.Options)
 		if err != nil {
 			return nil, err
@@ -115,23 +113,12 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 		s.mu.Unlock()
 		return empty{}, nil
 	case adapter.OpProject:
-		var p ProjectParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return g.Project(ctx, p.Result)
+		return g.Project(ctx, op.(*ProjectParams).Result)
 	case adapter.OpRegister:
-		var p RegisterParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
+		p := op.(*RegisterParams)
 		return empty{}, g.Register(ctx, p.Name, p.Entry)
 	case adapter.OpUnregister:
-		var p UnregisterParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return empty{}, g.Unregister(ctx, p.Name)
+		return empty{}, g.Unregister(ctx, op.(*UnregisterParams).Name)
 	case adapter.OpList:
 		l, err := g.List(ctx)
 		return ListResult{Servers: l}, err
@@ -140,11 +127,7 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 	case adapter.OpClose:
 		return empty{}, g.Close(ctx)
 	case adapter.OpAdvanceClock:
-		var p AdvanceParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return empty{}, g.AdvanceClock(ctx, time.Duration(p.Ms)*time.Millisecond)
+		return empty{}, g.AdvanceClock(ctx, time.Duration(op.(*AdvanceParams).Ms)*time.Millisecond)
 	case adapter.OpLogs:
 		lines, err := g.Logs(ctx)
 		return LogsResult{Lines: orEmpty(lines)}, err
@@ -171,16 +154,53 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 		}
 		return MCPHealthResult{Servers: h}, err
 	case adapter.OpMCPConnect, adapter.OpMCPDisconnect, adapter.OpMCPReconnect:
-		var p NameParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		op := map[adapter.Operation]func(context.Context, string) error{
+		do := map[adapter.Operation]func(context.Context, string) error{
 			adapter.OpMCPConnect: g.MCPConnect, adapter.OpMCPDisconnect: g.MCPDisconnect, adapter.OpMCPReconnect: g.MCPReconnect,
 		}[adapter.Operation(method)]
-		return empty{}, op(ctx, p.Name)
+		return empty{}, do(ctx, op.(*NameParams).Name)
 	}
 	return nil, &jsonrpc.Error{Code: CodeMethodNotFound, Message: fmt.Sprintf("unknown method %q", method)}
+}
+
+// operationParams returns a new value for the params of method, and
+// where their agent's id goes: [AgentRef] for an operation that takes
+// its agent alone, and for a method that is no operation.
+func operationParams(method string) (any, *string) {
+	switch adapter.Operation(method) {
+	case adapter.OpSend, adapter.OpRun:
+		p := &SendParams{}
+		return p, &p.AgentID
+	case adapter.OpSubagent:
+		p := &SubagentParams{}
+		return p, &p.AgentID
+	case adapter.OpProject:
+		p := &ProjectParams{}
+		return p, &p.AgentID
+	case adapter.OpRegister:
+		p := &RegisterParams{}
+		return p, &p.AgentID
+	case adapter.OpAdvanceClock:
+		p := &AdvanceParams{}
+		return p, &p.AgentID
+	case adapter.OpUnregister, adapter.OpMCPConnect, adapter.OpMCPDisconnect, adapter.OpMCPReconnect:
+		p := &NameParams{}
+		return p, &p.AgentID
+	}
+	p := &AgentRef{}
+	return p, &p.AgentID
+}
+
+// agent is the agent of an id, or nil.
+func (s *server) agent(id string) adapter.Agent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agents[id]
+}
+
+// noAgent is the error of an operation on an agent the adapter does not
+// hold.
+func noAgent(id string) error {
+	return &adapter.Error{Kind: adapter.KindNotFound, Message: fmt.Sprintf("no agent %q", id)}
 }
 
 // isOperation reports whether method is an agent operation.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -65,6 +66,12 @@ func TestDecodeMessageAsGoSDK(t *testing.T) {
 	if _, err := decodeMessage([]byte(deep)); err != nil {
 		t.Errorf("decodeMessage refused a message nested 999 deep: %v", err)
 	}
+	// At the bound, with no bracket in a string: the count alone lets it
+	// through (checkDepth's quick path), as the scan would.
+	atBound := `{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`
+	if _, err := decodeMessage([]byte(atBound)); err != nil {
+		t.Errorf("decodeMessage refused a message nested %d deep: %v", maxDepth, err)
+	}
 }
 
 // describe is what a message says, for comparison.
@@ -114,6 +121,33 @@ func TestEncodeMessageAsGoSDK(t *testing.T) {
 		}
 		if string(got) != string(want)+"\n" {
 			t.Errorf("encodeMessage:\n got %s\nwant %s", got, want)
+		}
+	}
+}
+
+// TestMarshalAsEncodingJSON: marshal writes what json.Marshal writes,
+// byte for byte, and refuses what it refuses: HTML characters escaped,
+// U+2028 and U+2029 escaped, invalid UTF-8 replaced, raw messages
+// compacted, floats, maps in key order, the protocol's params.
+func TestMarshalAsEncodingJSON(t *testing.T) {
+	for _, v := range []any{
+		ProjectParams{AgentID: "agent-1<&>", Result: json.RawMessage(`{"a": "<b>&c", "x" : [1, 2 ,3]}`)},
+		ProjectParams{AgentID: "a", Result: json.RawMessage("{\n \"k\": \"\xff\u2028\u2029\",\n \"e\": \"\\u003c\\ud83d\\ude00\"\n}")},
+		ProjectParams{AgentID: "a", Result: json.RawMessage(`  [ 1.0e10, -0.0, 1e-7 ]  `)},
+		ProjectParams{AgentID: "a", Result: json.RawMessage(`{"content":[{"type":"text","text":"` + strings.Repeat("héllo <world> & ", 5000) + `"}]}`)},
+		ProjectParams{AgentID: "a", Result: json.RawMessage(`{"unterminated": `)},
+		ProjectParams{AgentID: "a"},
+		map[string]any{"z": 1.5, "a": []any{nil, true, "\x00\x1f\x7f", 1e21, 123456789.0}, "m": map[string]int{"b": 2, "a": 1}},
+		SendParams{AgentID: "a", Prompt: "say <hi> & \"bye\"\t\u00e9"},
+		AdvanceParams{AgentID: "a", Ms: -1},
+		empty{},
+		math.Inf(1),
+		make(chan int),
+	} {
+		want, werr := json.Marshal(v)
+		got, gerr := marshal(v)
+		if (werr == nil) != (gerr == nil) || string(got) != string(want) {
+			t.Errorf("marshal(%T):\n got %.200s (error %v)\nwant %.200s (error %v)", v, got, gerr, want, werr)
 		}
 	}
 }

@@ -112,24 +112,12 @@ func All() []Proc { return Above(0) }
 // Above is [All] for the processes whose PID is above pid: those started
 // after it, until PIDs wrap around ([LastPID]). Reading a process costs
 // the kernel more than listing it, so a scan for what started since a
-// moment reads only those.
+// moment reads only those, and lists only those ([pidsAbove]).
 func Above(pid int) []Proc {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
 	var out []Proc
 	var buf [statBuf]byte
-	for _, name := range names {
-		if name == "" || name[0] < '0' || name[0] > '9' {
-			continue
-		}
-		if n, err := strconv.Atoi(name); err != nil || n <= pid {
-			continue
-		}
-		if p, err := stat(name, &buf); err == nil {
+	for _, n := range pidsAbove(pid) {
+		if p, err := stat(strconv.Itoa(n), &buf); err == nil {
 			out = append(out, p)
 		}
 	}

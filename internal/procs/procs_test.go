@@ -140,3 +140,36 @@ func TestSpentCountsARunningChild(t *testing.T) {
 		t.Errorf("Spent() = %v while the child had used at least 100ms", got)
 	}
 }
+
+// TestAboveStartsAtTheBound: a listing of the processes above a PID
+// starts there in the kernel (seekWorks holds on Linux), lists a child
+// started after the bound, and nothing at or below it.
+func TestAboveStartsAtTheBound(t *testing.T) {
+	if !seekWorks() {
+		t.Fatal("a listing of /proc seeked to this process's PID does not start with it: Above lists every process")
+	}
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("no sleep: %v", err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	child := cmd.Process.Pid
+	above := Above(child - 1)
+	if !slices.ContainsFunc(above, func(p Proc) bool { return p.PID == child }) {
+		t.Errorf("Above(%d) does not list the child %d: %v", child-1, child, above)
+	}
+	for _, bound := range []int{child - 1, child, os.Getpid()} {
+		for _, p := range Above(bound) {
+			if p.PID <= bound {
+				t.Errorf("Above(%d) lists %d", bound, p.PID)
+			}
+		}
+	}
+	if slices.ContainsFunc(Above(child), func(p Proc) bool { return p.PID == child }) {
+		t.Errorf("Above(%d) lists the child itself", child)
+	}
+	if all := All(); !slices.ContainsFunc(all, func(p Proc) bool { return p.PID == 1 || p.PID == os.Getpid() }) {
+		t.Errorf("All() lists neither init nor this process: %d processes", len(all))
+	}
+}
