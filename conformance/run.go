@@ -227,7 +227,7 @@ type runner struct {
 func (r *runner) initScenario(sc *godog.ScenarioContext) {
 	w := &world{run: r}
 	ix := suiteSteps()
-	steps := &scenarioSteps{ix: ix, exprs: make([]any, 0, len(ix.sources)), funcs: make([]any, 0, len(ix.sources))}
+	steps := &scenarioSteps{ix: ix, exprs: make([]any, 0, len(ix.defs)), funcs: make([]any, 0, len(ix.defs))}
 	w.registerSteps(steps) // given to godog by the Before hook, for the scenario's steps (scenariosteps.go)
 	var res *ScenarioResult
 	var start time.Time

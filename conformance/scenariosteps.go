@@ -44,11 +44,11 @@ func (s *scenarioSteps) define(sc *godog.ScenarioContext, pk *godog.Scenario) in
 	var use []int
 	for _, st := range pk.Steps {
 		for _, i := range s.ix.matching(st.Text) {
-			if s.ix.nested[i] {
-				for i, re := range s.ix.exprs {
-					sc.Step(re, s.funcs[i])
+			if s.ix.defs[i].nested {
+				for i, d := range s.ix.defs {
+					sc.Step(d.expr, s.funcs[i])
 				}
-				return len(s.ix.exprs)
+				return len(s.ix.defs)
 			}
 			use = append(use, i)
 		}
@@ -56,7 +56,7 @@ func (s *scenarioSteps) define(sc *godog.ScenarioContext, pk *godog.Scenario) in
 	slices.Sort(use)
 	use = slices.Compact(use)
 	for _, i := range use {
-		sc.Step(s.ix.exprs[i], s.funcs[i])
+		sc.Step(s.ix.defs[i].expr, s.funcs[i])
 	}
 	return len(use)
 }
@@ -64,7 +64,7 @@ func (s *scenarioSteps) define(sc *godog.ScenarioContext, pk *godog.Scenario) in
 // indexed reports whether the world defined the index's patterns, in its
 // order.
 func (s *scenarioSteps) indexed() bool {
-	if len(s.exprs) != len(s.ix.sources) {
+	if len(s.exprs) != len(s.ix.defs) {
 		return false
 	}
 	for i, expr := range s.exprs {
@@ -77,7 +77,7 @@ func (s *scenarioSteps) indexed() bool {
 		default:
 			return false
 		}
-		if src != s.ix.sources[i] {
+		if src != s.ix.defs[i].expr.String() {
 			return false
 		}
 	}

@@ -75,7 +75,7 @@ func (w *stepsWorld) register(sc stepDefiner) {
 func TestScenarioStepsKeepGodogsVerdicts(t *testing.T) {
 	type stepEnd struct{ scenario, step, status, err string }
 	ix := newStepIndex((&stepsWorld{}).register)
-	defined := len(ix.sources)
+	defined := len(ix.defs)
 	run := func(filtered bool) (ends []stepEnd, registered map[string]int) {
 		var mu sync.Mutex
 		registered = map[string]int{}
@@ -170,7 +170,7 @@ func TestScenarioStepsOfAnotherVocabulary(t *testing.T) {
 		Options: &godog.Options{Format: "progress", Output: io.Discard, Strict: true,
 			FS: fstest.MapFS{"a.feature": {Data: []byte("Feature: f\n  Scenario: s\n    Given one more\n")}}, Paths: []string{"."}},
 	}.Run()
-	if want := []int{len(ix.sources) + 1}; !slices.Equal(got, want) {
+	if want := []int{len(ix.defs) + 1}; !slices.Equal(got, want) {
 		t.Errorf("Expected: %v definitions registered\nActual:   %v", want, got)
 	}
 }

@@ -20,25 +20,20 @@ import (
 // matches ([scenarioSteps]). A compiled [regexp.Regexp] is safe for
 // concurrent use, so the scenarios share them.
 type stepIndex struct {
-	sources  []string // the patterns, in registration order
-	exprs    []*regexp.Regexp
-	prefixes []string // what a text must begin with to match the pattern ("" for anything)
-	nested   []bool   // the definition's function returns godog.Steps
+	defs     []stepDef // in registration order ([vocabulary])
+	prefixes []string  // what a text must begin with to match defs[i] ("" for anything)
 
 	mu      sync.RWMutex
 	matches map[string][]int // step text → the indexes of the patterns that match it, in order
 }
 
-// newStepIndex compiles the patterns register defines, in its order.
+// newStepIndex indexes the definitions register defines, in its order.
 func newStepIndex(register func(stepDefiner)) *stepIndex {
 	var r stepRecorder
 	register(&r)
-	ix := &stepIndex{matches: map[string][]int{}}
+	ix := &stepIndex{defs: r.defs, matches: map[string][]int{}}
 	for _, d := range r.defs {
-		ix.sources = append(ix.sources, d.expr.String())
-		ix.exprs = append(ix.exprs, d.expr)
 		ix.prefixes = append(ix.prefixes, anchoredPrefix(d.expr))
-		ix.nested = append(ix.nested, d.nested)
 	}
 	return ix
 }
@@ -58,8 +53,8 @@ func (ix *stepIndex) matching(text string) []int {
 		return m
 	}
 	m = []int{} // cached as "none" too
-	for i, re := range ix.exprs {
-		if strings.HasPrefix(text, ix.prefixes[i]) && re.MatchString(text) {
+	for i, d := range ix.defs {
+		if strings.HasPrefix(text, ix.prefixes[i]) && d.expr.MatchString(text) {
 			m = append(m, i)
 		}
 	}

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fakes/record"
+	"github.com/mcpconform/mcpconform/internal/fakebin"
 	"github.com/mcpconform/mcpconform/internal/procs"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // fakeBin is the mcpconform-fake binary BenchmarkStdioFake measures; by
-// default it builds cmd/mcpconform-fake from this checkout. Set it to
+// default it is cmd/mcpconform-fake built from this checkout. Set it to
 // compare builds (old and new binaries, each with the test binary of its
 // own commit).
 var fakeBin = flag.String("fakebin", "", "the mcpconform-fake binary BenchmarkStdioFake measures (default: built from this checkout)")
@@ -81,19 +82,17 @@ func benchStdioFake(b *testing.B, exe string) {
 	}
 }
 
-// fakeBinary is -fakebin, or cmd/mcpconform-fake built into the
-// benchmark's temporary directory with the go command on PATH (from its
-// build cache after the first time), with the environment's build settings.
+// fakeBinary is -fakebin, or cmd/mcpconform-fake as make build builds it
+// (static, built once per test process: [fakebin.Command]).
 func fakeBinary(b *testing.B) string {
 	if *fakeBin != "" {
 		return *fakeBin
 	}
-	path := filepath.Join(b.TempDir(), "mcpconform-fake")
-	out, err := exec.Command("go", "build", "-o", path, "github.com/mcpconform/mcpconform/cmd/mcpconform-fake").CombinedOutput()
-	if err != nil {
-		b.Skipf("cmd/mcpconform-fake could not be built: %v\n%s", err, out)
+	cmd, ok := fakebin.Command()
+	if !ok {
+		b.Skip("cmd/mcpconform-fake could not be built (fakebin said why on stderr)")
 	}
-	return path
+	return cmd[0]
 }
 
 // reportCPU starts counting CPU time; the function it returns reports it,

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -85,7 +86,7 @@ func Dial(addr string, start Record) (*Client, error) {
 
 // Record sends r and waits until the server has appended it.
 func (c *Client) Record(r Record) error {
-	b, err := encode(r)
+	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func Latch(ctx context.Context, addr string, r Record) error {
 	}
 	defer conn.Close()
 	r.Kind = KindLatch
-	b, err := encode(r)
+	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}

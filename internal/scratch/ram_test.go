@@ -56,3 +56,22 @@ func writeFile(t *testing.T) string {
 	}
 	return path
 }
+
+// TestQuickUsesTheRAMFileSystemWhenFit checks, with TMPDIR unset, that
+// Quick makes its directory on /dev/shm when that is fit for it and in the
+// system's temporary directory otherwise.
+func TestQuickUsesTheRAMFileSystemWhenFit(t *testing.T) {
+	t.Setenv("TMPDIR", "")
+	want := os.TempDir()
+	if ramFit(ramCandidate, minRAMFree) {
+		want = ramCandidate
+	}
+	dir, err := Quick("scenario")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if filepath.Dir(dir) != want {
+		t.Errorf("Expected: a directory under %s\nActual:   %s", want, dir)
+	}
+}
