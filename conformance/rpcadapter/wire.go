@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mcpconform/mcpconform/internal/jsondepth"
 	"github.com/mcpconform/mcpconform/internal/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	segjson "github.com/segmentio/encoding/json"
@@ -41,8 +42,8 @@ var errTooDeep = fmt.Errorf("arrays and objects nested more than %d deep", maxDe
 // that allocates two 32 KiB buffers per message, which made most of the
 // runner's garbage through the protocol.
 func decodeMessage(line []byte) (jsonrpc.Message, error) {
-	if err := checkDepth(line); err != nil {
-		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	if jsondepth.Exceeds(line, maxDepth) {
+		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", errTooDeep)
 	}
 	var m wireMessage
 	rest, err := segjson.Parse(line, &m, segjson.DontMatchCaseInsensitiveStructFields)
@@ -74,38 +75,6 @@ func decodeMessage(line []byte) (jsonrpc.Message, error) {
 		resp.Error = m.Error
 	}
 	return resp, nil
-}
-
-// checkDepth reports a message nested past [maxDepth], counting the
-// brackets outside strings. A message with no more than maxDepth opening
-// brackets in all, strings included, cannot nest deeper: that count,
-// which bytes.Count makes with vector instructions, spares nearly every
-// message the scan byte by byte.
-func checkDepth(b []byte) error {
-	if bytes.Count(b, []byte("{"))+bytes.Count(b, []byte("[")) <= maxDepth {
-		return nil
-	}
-	depth, inString, escaped := 0, false, false
-	for _, c := range b {
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case inString && c == '"':
-			inString = false
-		case inString:
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > maxDepth {
-				return errTooDeep
-			}
-		case c == '}' || c == ']':
-			depth = max(depth-1, 0)
-		}
-	}
-	return nil
 }
 
 // marshal is json.Marshal, byte for byte (HTML characters escaped, a

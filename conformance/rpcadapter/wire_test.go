@@ -67,7 +67,7 @@ func TestDecodeMessageAsGoSDK(t *testing.T) {
 		t.Errorf("decodeMessage refused a message nested 999 deep: %v", err)
 	}
 	// At the bound, with no bracket in a string: the count alone lets it
-	// through (checkDepth's quick path), as the scan would.
+	// through (jsondepth.Exceeds's quick path), as the scan would.
 	atBound := `{"jsonrpc":"2.0","id":1,"method":"m","params":` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`
 	if _, err := decodeMessage([]byte(atBound)); err != nil {
 		t.Errorf("decodeMessage refused a message nested %d deep: %v", maxDepth, err)

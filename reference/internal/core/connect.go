@@ -267,12 +267,12 @@ func (a *Host) dialWith(ctx context.Context, s *server, sandboxed bool, auth *oa
 	return conn, nil
 }
 
-// stream is the MCP transport of a stdio server's output r and input w:
-// its output is scanned for progress tokens, its input for cancellation
-// notices. The line limit is the process's own (process.go), exact and
-// checked before parsing; go-sdk's is switched off.
+// stream is the MCP transport of a stdio server's output r and input w
+// ([lineTransport]): its output is scanned for progress tokens, its input
+// for cancellation notices. The line limit is the process's own
+// (process.go), exact and checked before parsing.
 func (c *connection) stream(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
-	return &mcp.IOTransport{Reader: &scanReader{ReadCloser: r, routes: &c.progress}, Writer: &noticeWriter{WriteCloser: w, c: c}, MaxLineLength: -1}
+	return &lineTransport{r: &scanReader{ReadCloser: r, routes: &c.progress}, w: &noticeWriter{WriteCloser: w, c: c}}
 }
 
 // watch waits for the session to end. An end the reference did not ask for
