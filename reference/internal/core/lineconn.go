@@ -22,6 +22,7 @@ type lineTransport struct {
 	w io.WriteCloser
 }
 
+// Connect starts reading the stream; the connection owns both its ends.
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 	return newLineConn(t.r, t.w), nil
 }
@@ -66,6 +67,7 @@ type msgBatch struct {
 	responses  []*jsonrpc.Response
 }
 
+// newLineConn starts reading r, in the goroutine Close ends once r ends.
 func newLineConn(r io.ReadCloser, w io.WriteCloser) *lineConn {
 	c := &lineConn{r: r, w: w, incoming: make(chan incomingMsg), closed: make(chan struct{})}
 	go c.readLoop()
