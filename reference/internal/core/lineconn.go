@@ -67,7 +67,8 @@ type msgBatch struct {
 	responses  []*jsonrpc.Response
 }
 
-// newLineConn starts reading r, in the goroutine Close ends once r ends.
+// newLineConn starts the goroutine that reads r: it ends when r does, or
+// at Close.
 func newLineConn(r io.ReadCloser, w io.WriteCloser) *lineConn {
 	c := &lineConn{r: r, w: w, incoming: make(chan incomingMsg), closed: make(chan struct{})}
 	go c.readLoop()
