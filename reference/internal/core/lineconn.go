@@ -223,30 +223,40 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	var data []byte
-	var err error
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		if all, inBatch := c.answered(resp); inBatch {
-			if all == nil {
-				return nil
-			}
-			raws := make([]json.RawMessage, len(all))
-			for i, r := range all {
-				if raws[i], err = jsonrpc.EncodeMessage(r); err != nil {
-					return fmt.Errorf("marshaling message: %v", err)
-				}
-			}
-			data, err = json.Marshal(raws)
-		}
-	}
-	if data == nil && err == nil {
-		data, err = jsonrpc.EncodeMessage(msg)
-	}
+	data, err := c.encode(msg)
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
 	}
+	if data == nil {
+		return nil // an answer its batch holds until the others are known
+	}
 	_, err = c.w.Write(append(data, '\n'))
 	return err
+}
+
+// encode is msg's line, without its newline; for the answer to a request
+// of a batch, the array of the batch's answers once they are all known,
+// and nil until then.
+func (c *lineConn) encode(msg jsonrpc.Message) ([]byte, error) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return jsonrpc.EncodeMessage(msg)
+	}
+	all, inBatch := c.answered(resp)
+	switch {
+	case !inBatch:
+		return jsonrpc.EncodeMessage(msg)
+	case all == nil:
+		return nil, nil
+	}
+	raws := make([]json.RawMessage, len(all))
+	for i, r := range all {
+		var err error
+		if raws[i], err = jsonrpc.EncodeMessage(r); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(raws)
 }
 
 // Close closes both sides of the stream and unblocks a waiting Read.

@@ -95,6 +95,7 @@ func TestLineConnReadsWhatGoSDKReads(t *testing.T) {
 		{"a batch with a bad message", "[" + resp + ",1]\n"},
 		{"a batch of requests", "[" + req + "," + strings.Replace(req, `"id":1`, `"id":2`, 1) + "]\n"},
 		{"a batch with a duplicate id", "[" + req + "," + req + "]\n"},
+		{"a batch reusing an unanswered request's id", "[" + req + "]\n[" + req + "]\n"},
 		{"a cut message", `{"jsonrpc":"2.0","id":1,`},
 		{"empty", ""},
 		{"deep", strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + "\n"},
